@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build the module, the library, the tools and the tests
+# make check      install what is missing, build, lint, run every test
+#                 natively and in the VM; ends with "N passed, N failed"
+# make run        build and run the example job over /dev/mpichan
+# make lint       checkpatch and sparse over the module and the uapi
+# make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
+
+KDIR ?= $(shell tools/kdir)
+BUILD := $(CURDIR)/build
+KSRC := $(BUILD)/ksrc
+KSFT := $(KSRC)/tools/testing/selftests
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNINGS := -Wall -Wextra -Werror
+USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
+export CC CFLAGS WARNINGS KSFT BUILD
+
+.PHONY: all module user selftests tools check run lint clean ksrc deps
+
+all: module user
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps build, or set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user: selftests tools
+
+ksrc: $(KSRC)/.stamp
+$(KSRC)/.stamp: tools/ksrc
+	tools/ksrc $(KSRC)
+
+selftests: ksrc
+	$(MAKE) -C selftests/mpichan OUT=$(BUILD)/selftests/mpichan
+
+tools:
+	$(MAKE) -C tools/raw OUT=$(BUILD)/tools
+
+check:
+	tools/check
+
+run:
+	tools/run-example
+
+lint: ksrc module
+	tools/lint
+
+deps:
+	tools/deps all
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD)
