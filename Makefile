@@ -18,7 +18,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools check run lint clean ksrc deps
+.PHONY: all module user selftests tools libmsg examples check run lint clean ksrc deps
 
 all: module user
 
@@ -26,14 +26,22 @@ module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps build, or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-user: selftests tools
+user: selftests tools libmsg examples
+
+# Sub-makes that appear as the project grows; each builds into $(BUILD).
+libmsg:
+	@if [ -f libmsg/Makefile ]; then $(MAKE) -C libmsg OUT=$(BUILD)/libmsg; fi
+
+examples: libmsg
+	@if [ -f examples/Makefile ]; then $(MAKE) -C examples OUT=$(BUILD)/examples; fi
 
 ksrc: $(KSRC)/.stamp
 $(KSRC)/.stamp: tools/ksrc
 	tools/ksrc $(KSRC)
 
-selftests: ksrc
+selftests: ksrc libmsg
 	$(MAKE) -C selftests/mpichan OUT=$(BUILD)/selftests/mpichan
+	@if [ -f selftests/libmsg/Makefile ]; then $(MAKE) -C selftests/libmsg OUT=$(BUILD)/selftests/libmsg; fi
 
 tools:
 	$(MAKE) -C tools/raw OUT=$(BUILD)/tools

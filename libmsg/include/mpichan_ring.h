@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpichan_ring.h: the ring protocol of uapi/linux/mpichan.h as inline
+ * functions, for programs that talk to /dev/mpichan directly (the
+ * kselftests, the raw benchmarks) and for libmsg's transport.
+ *
+ * Every function treats the shared memory as hostile: a peer that
+ * scribbles over its rings gets -EBADMSG, never a read out of bounds.
+ */
+#ifndef MPICHAN_RING_H
+#define MPICHAN_RING_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/mpichan.h>
+
+/* An attached rank's view of its job. */
+struct mpichan_ep {
+	int fd;
+	uint32_t rank;
+	uint32_t nranks;
+	uint32_t ring_cells;
+	uint32_t pad;
+	unsigned char *map;
+	struct mpichan_offsets off;
+};
+
+static inline struct mpichan_job_hdr *mpichan_hdr(const struct mpichan_ep *ep)
+{
+	return (struct mpichan_job_hdr *)(ep->map + ep->off.job_hdr);
+}
+
+static inline struct mpichan_rank_ctl *
+mpichan_rank_ctl(const struct mpichan_ep *ep, uint32_t r)
+{
+	return (struct mpichan_rank_ctl *)(ep->map + ep->off.rank_ctl +
+					   (uint64_t)r * MPICHAN_RANK_CTL_SIZE);
+}
+
+static inline uint64_t mpichan_ring_index(const struct mpichan_ep *ep,
+					  uint32_t src, uint32_t dst)
+{
+	return (uint64_t)dst * ep->nranks + src;
+}
+
+static inline struct mpichan_ring_ctl *
+mpichan_ring_ctl(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
+{
+	return (struct mpichan_ring_ctl *)(ep->map + ep->off.ring_ctl +
+		mpichan_ring_index(ep, src, dst) * MPICHAN_RING_CTL_SIZE);
+}
+
+static inline unsigned char *
+mpichan_ring_cells(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
+{
+	return ep->map + ep->off.ring_data +
+		mpichan_ring_index(ep, src, dst) * ep->off.ring_bytes;
+}
+
+/*
+ * Attach fd as `rank` of a job and map its memory.  Returns 0 or a
+ * negative errno (the ioctl's refusal, or mmap's).
+ */
+static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
+				    uint64_t job_id, const uint64_t secret[2],
+				    uint32_t rank)
+{
+	struct mpichan_attach a;
+	void *map;
+
+	memset(&a, 0, sizeof(a));
+	a.job_id = job_id;
+	a.secret[0] = secret[0];
+	a.secret[1] = secret[1];
+	a.rank = rank;
+	if (ioctl(fd, MPICHAN_IOC_ATTACH, &a) < 0)
+		return -errno;
+	map = mmap(NULL, a.off.map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	memset(ep, 0, sizeof(*ep));
+	ep->fd = fd;
+	ep->rank = rank;
+	ep->nranks = a.nranks;
+	ep->ring_cells = a.ring_cells;
+	ep->map = (unsigned char *)map;
+	ep->off = a.off;
+	return 0;
+}
+
+static inline void mpichan_ep_detach(struct mpichan_ep *ep)
+{
+	if (ep->map)
+		munmap(ep->map, ep->off.map_size);
+	ep->map = NULL;
+}
+
+/* Cells a message with len payload bytes takes. */
+static inline uint32_t mpichan_msg_cells(uint32_t len)
+{
+	return (uint32_t)((len + sizeof(struct mpichan_msg) +
+			   MPICHAN_CELL_SIZE - 1) / MPICHAN_CELL_SIZE);
+}
+
+/* Largest payload one message can carry in this job's rings. */
+static inline uint32_t mpichan_max_payload(const struct mpichan_ep *ep)
+{
+	/* Half the ring, so a message always fits after padding. */
+	return (uint32_t)MPICHAN_MSG_PAYLOAD(ep->ring_cells / 2);
+}
+
+/*
+ * Try to put one message into ring (ep->rank -> dst).  Returns 0,
+ * -EAGAIN when the ring has no room yet, -EMSGSIZE when len is larger
+ * than mpichan_max_payload(), -EBADMSG when the consumer's head is
+ * garbage.  Does not wake the receiver: call mpichan_notify() after.
+ */
+static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
+				    uint16_t kind, int32_t tag,
+				    uint32_t context, const void *buf,
+				    uint32_t len)
+{
+	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, ep->rank, dst);
+	unsigned char *cells = mpichan_ring_cells(ep, ep->rank, dst);
+	uint32_t size = ep->ring_cells, need, tail, head, used, pos, pad;
+	struct mpichan_msg *m;
+
+	if (len > mpichan_max_payload(ep))
+		return -EMSGSIZE;
+	need = mpichan_msg_cells(len);
+	tail = rc->tail;	/* only we write it */
+	head = __atomic_load_n(&rc->head, __ATOMIC_ACQUIRE);
+	used = tail - head;
+	if (used > size)
+		return -EBADMSG;
+	pos = tail & (size - 1);
+	pad = (pos + need > size) ? size - pos : 0;
+	if (used + pad + need > size)
+		return -EAGAIN;
+	if (pad) {
+		m = (struct mpichan_msg *)(cells + (size_t)pos * MPICHAN_CELL_SIZE);
+		m->len = 0;
+		m->cells = (uint16_t)pad;
+		m->kind = MPICHAN_MSG_PAD;
+		tail += pad;
+		pos = 0;
+	}
+	m = (struct mpichan_msg *)(cells + (size_t)pos * MPICHAN_CELL_SIZE);
+	m->len = len;
+	m->cells = (uint16_t)need;
+	m->kind = kind;
+	m->tag = tag;
+	m->context = context;
+	if (len)
+		memcpy(m + 1, buf, len);
+	rc->msgs++;
+	rc->bytes += len;
+	__atomic_store_n(&rc->tail, tail + need, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * The next message in ring (src -> ep->rank), or NULL when it is empty.
+ * Padding is consumed on the way.  *err is set to -EBADMSG (and NULL
+ * returned) when the producer wrote garbage.  The message stays valid
+ * until mpichan_ring_consume().
+ */
+static inline const struct mpichan_msg *
+mpichan_ring_peek(const struct mpichan_ep *ep, uint32_t src, int *err)
+{
+	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, src, ep->rank);
+	unsigned char *cells = mpichan_ring_cells(ep, src, ep->rank);
+	uint32_t size = ep->ring_cells, head, tail, avail, pos, n;
+	const struct mpichan_msg *m;
+
+	*err = 0;
+	for (;;) {
+		head = rc->head;	/* only we write it */
+		tail = __atomic_load_n(&rc->tail, __ATOMIC_ACQUIRE);
+		avail = tail - head;
+		if (!avail)
+			return NULL;
+		pos = head & (size - 1);
+		m = (const struct mpichan_msg *)(cells + (size_t)pos * MPICHAN_CELL_SIZE);
+		n = m->cells;
+		if (avail > size || !n || n > avail || pos + n > size ||
+		    (m->kind != MPICHAN_MSG_PAD &&
+		     m->len > MPICHAN_MSG_PAYLOAD(n))) {
+			*err = -EBADMSG;
+			return NULL;
+		}
+		if (m->kind != MPICHAN_MSG_PAD)
+			return m;
+		__atomic_store_n(&rc->head, head + n, __ATOMIC_RELEASE);
+	}
+}
+
+static inline void mpichan_ring_consume(const struct mpichan_ep *ep,
+					uint32_t src,
+					const struct mpichan_msg *m)
+{
+	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, src, ep->rank);
+
+	__atomic_store_n(&rc->head, rc->head + m->cells, __ATOMIC_RELEASE);
+}
+
+/* Does any incoming ring hold cells? */
+static inline int mpichan_any_incoming(const struct mpichan_ep *ep)
+{
+	uint32_t s;
+
+	for (s = 0; s < ep->nranks; s++) {
+		struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, s, ep->rank);
+
+		if (__atomic_load_n(&rc->tail, __ATOMIC_ACQUIRE) != rc->head)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * After publishing to dst: wake it if it is about to sleep.  Only the
+ * sender that clears NEED_WAKEUP makes the system call.
+ */
+static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
+{
+	struct mpichan_rank_ctl *rc = mpichan_rank_ctl(ep, dst);
+	struct mpichan_wake w = { .rank = dst, .flags = 0 };
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(&rc->flags, __ATOMIC_RELAXED) &
+	      MPICHAN_RANK_NEED_WAKEUP))
+		return 0;
+	if (!(__atomic_fetch_and(&rc->flags, ~MPICHAN_RANK_NEED_WAKEUP,
+				 __ATOMIC_SEQ_CST) & MPICHAN_RANK_NEED_WAKEUP))
+		return 0;
+	return ioctl(ep->fd, MPICHAN_IOC_WAKE, &w) < 0 ? -errno : 1;
+}
+
+/*
+ * Sleep until an incoming ring has data, a WAKE arrives or timeout_ns
+ * passes (< 0: forever).  Returns 0 or the WAIT ioctl's -errno
+ * (-ETIMEDOUT, -EINTR, -EPIPE for a dead `peer`).
+ */
+static inline int mpichan_sleep(const struct mpichan_ep *ep,
+				int64_t timeout_ns, int32_t peer)
+{
+	struct mpichan_rank_ctl *me = mpichan_rank_ctl(ep, ep->rank);
+	struct mpichan_wait w;
+	int ret = 0;
+
+	__atomic_fetch_or(&me->flags, MPICHAN_RANK_NEED_WAKEUP, __ATOMIC_SEQ_CST);
+	if (!mpichan_any_incoming(ep)) {
+		memset(&w, 0, sizeof(w));
+		w.timeout_ns = timeout_ns;
+		w.peer = peer;
+		if (ioctl(ep->fd, MPICHAN_IOC_WAIT, &w) < 0)
+			ret = -errno;
+	}
+	__atomic_fetch_and(&me->flags, ~MPICHAN_RANK_NEED_WAKEUP, __ATOMIC_RELAXED);
+	return ret;
+}
+
+#endif /* MPICHAN_RING_H */
