@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/debug/mpichan/: live state for people and tests.
- * The format is documented in Documentation/debugfs.rst.
+ * The format is documented in Documentation/debugfs.md.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/mpichan.h>
 
 #include "debugfs.h"
+#include "job.h"
 
+struct mpichan_stats mpichan_stats;
 static struct dentry *mpichan_debugfs_root;
 
 static int version_show(struct seq_file *m, void *unused)
@@ -17,6 +19,120 @@ static int version_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(version);
+
+static int stats_show(struct seq_file *m, void *unused)
+{
+	long pages = atomic_long_read(&mpichan_stats.ring_pages);
+
+	seq_printf(m, "jobs: %ld\n", atomic_long_read(&mpichan_stats.jobs));
+	seq_printf(m, "ranks: %ld\n", atomic_long_read(&mpichan_stats.ranks));
+	seq_printf(m, "ring_pages: %ld\n", pages);
+	seq_printf(m, "ring_bytes: %ld\n", pages * (long)PAGE_SIZE);
+	seq_printf(m, "pinned_pages: %ld\n",
+		   atomic_long_read(&mpichan_stats.pinned_pages));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static const char *const rank_state_names[] = {
+	[MPICHAN_RANK_EMPTY] = "empty",
+	[MPICHAN_RANK_ALIVE] = "alive",
+	[MPICHAN_RANK_FINISHED] = "finished",
+	[MPICHAN_RANK_DEAD] = "dead",
+};
+
+static void show_ranks(struct seq_file *m, struct mpichan_job *job)
+{
+	u32 r;
+
+	seq_puts(m, "rank pid state sleeping wakes waits\n");
+	for (r = 0; r < job->nranks; r++) {
+		struct mpichan_rank *rank = &job->ranks[r];
+
+		seq_printf(m, "%u %d %s %s %lld %lld\n", r, rank->pid,
+			   rank_state_names[rank->state],
+			   atomic_read(&rank->sleeping) ? "yes" : "no",
+			   (long long)atomic64_read(&rank->wakes),
+			   (long long)atomic64_read(&rank->waits));
+	}
+}
+
+/* Rings whose control page exists and that have carried anything. */
+static void show_rings(struct seq_file *m, struct mpichan_job *job)
+{
+	u32 src, dst;
+
+	seq_puts(m, "ring src dst head tail used msgs bytes\n");
+	for (dst = 0; dst < job->nranks; dst++) {
+		for (src = 0; src < job->nranks; src++) {
+			struct mpichan_ring_ctl *rc;
+			u32 head, tail;
+
+			rc = mpichan_ring_ctl(job, src, dst);
+			if (!rc)
+				continue;
+			head = READ_ONCE(rc->head);
+			tail = READ_ONCE(rc->tail);
+			if (!head && !tail && !READ_ONCE(rc->msgs))
+				continue;
+			seq_printf(m, "ring %u %u %u %u %u %llu %llu\n", src, dst,
+				   head, tail, tail - head,
+				   (unsigned long long)READ_ONCE(rc->msgs),
+				   (unsigned long long)READ_ONCE(rc->bytes));
+		}
+		cond_resched();
+	}
+}
+
+static int job_state_show(struct seq_file *m, void *unused)
+{
+	struct mpichan_job *job = m->private;
+
+	mutex_lock(&job->lock);
+	seq_printf(m, "job %u uid %u nranks %u ring_bytes %u owner %s dead %u finished %u\n",
+		   job->id, from_kuid_munged(&init_user_ns, job->uid),
+		   job->nranks, job->ring_bytes,
+		   job->owner_open ? "open" : "closed",
+		   job->dead_count, job->finished_count);
+	show_ranks(m, job);
+	mutex_unlock(&job->lock);
+	show_rings(m, job);
+	return 0;
+}
+
+static int job_state_open(struct inode *inode, struct file *file)
+{
+	struct mpichan_job *job = inode->i_private;
+
+	/* Only the job's user may look, whatever the mount allows. */
+	if (!mpichan_job_may_inspect(job))
+		return -EACCES;
+	return single_open(file, job_state_show, job);
+}
+
+static const struct file_operations job_state_fops = {
+	.owner		= THIS_MODULE,
+	.open		= job_state_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+void mpichan_debugfs_job_add(struct mpichan_job *job)
+{
+	char name[24];
+
+	snprintf(name, sizeof(name), "job-%u", job->id);
+	job->debugfs = debugfs_create_dir(name, mpichan_debugfs_root);
+	debugfs_create_file("state", 0400, job->debugfs, job, &job_state_fops);
+}
+
+/* Waits for readers still inside the job's files. */
+void mpichan_debugfs_job_remove(struct mpichan_job *job)
+{
+	debugfs_remove_recursive(job->debugfs);
+	job->debugfs = NULL;
+}
 
 void mpichan_debugfs_init(void)
 {
@@ -27,6 +143,8 @@ void mpichan_debugfs_init(void)
 	mpichan_debugfs_root = debugfs_create_dir("mpichan", NULL);
 	debugfs_create_file("version", 0444, mpichan_debugfs_root, NULL,
 			    &version_fops);
+	debugfs_create_file("stats", 0444, mpichan_debugfs_root, NULL,
+			    &stats_fops);
 }
 
 void mpichan_debugfs_exit(void)

@@ -2,7 +2,23 @@
 #ifndef _MPICHAN_DEBUGFS_H
 #define _MPICHAN_DEBUGFS_H
 
+#include <linux/atomic.h>
+
+struct mpichan_job;
+
+/* Module-wide counters; all return to zero when every job is gone. */
+struct mpichan_stats {
+	atomic_long_t jobs;
+	atomic_long_t ranks;		/* attached and not yet left */
+	atomic_long_t ring_pages;	/* pages of job memory */
+	atomic_long_t pinned_pages;	/* user pages pinned for transfers */
+};
+
+extern struct mpichan_stats mpichan_stats;
+
 void mpichan_debugfs_init(void);
 void mpichan_debugfs_exit(void);
+void mpichan_debugfs_job_add(struct mpichan_job *job);
+void mpichan_debugfs_job_remove(struct mpichan_job *job);
 
 #endif /* _MPICHAN_DEBUGFS_H */

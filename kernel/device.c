@@ -13,11 +13,16 @@
 #include <linux/mpichan.h>
 
 #include "device.h"
-
-#define MPICHAN_MAX_RANKS	1024
+#include "job.h"
+#include "ring.h"
+#include "wait.h"
 
 union mpichan_ioctl_arg {
 	struct mpichan_version version;
+	struct mpichan_job_create create;
+	struct mpichan_attach attach;
+	struct mpichan_wait wait;
+	struct mpichan_wake wake;
 };
 
 struct mpichan_ioctl_desc {
@@ -25,6 +30,7 @@ struct mpichan_ioctl_desc {
 	unsigned int dir;	/* _IOC_READ and/or _IOC_WRITE */
 	unsigned int size;	/* the struct's size in this module */
 	unsigned int min_size;	/* the struct's first published size */
+	bool out_on_error;	/* copy the result out even on failure */
 };
 
 static long mpichan_version(struct file *file, void *arg)
@@ -37,12 +43,47 @@ static long mpichan_version(struct file *file, void *arg)
 	return 0;
 }
 
+static long mpichan_ioc_create(struct file *file, void *arg)
+{
+	return mpichan_job_create(file->private_data, arg);
+}
+
+static long mpichan_ioc_attach(struct file *file, void *arg)
+{
+	return mpichan_job_attach(file->private_data, arg);
+}
+
+static long mpichan_ioc_wait(struct file *file, void *arg)
+{
+	return mpichan_wait(file->private_data, arg);
+}
+
+static long mpichan_ioc_wake(struct file *file, void *arg)
+{
+	return mpichan_wake(file->private_data, arg);
+}
+
+static long mpichan_ioc_finish(struct file *file, void *arg)
+{
+	return mpichan_job_finish(file->private_data);
+}
+
 #define MPICHAN_IOCTL(_nr, _fn, _dir, _type)				\
 	[_nr] = { .handler = _fn, .dir = _dir, .size = sizeof(_type),	\
 		  .min_size = sizeof(_type) }
 
+#define MPICHAN_RW	(_IOC_READ | _IOC_WRITE)
+
 static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 	MPICHAN_IOCTL(0x00, mpichan_version, _IOC_READ, struct mpichan_version),
+	MPICHAN_IOCTL(0x01, mpichan_ioc_create, MPICHAN_RW, struct mpichan_job_create),
+	MPICHAN_IOCTL(0x02, mpichan_ioc_attach, MPICHAN_RW, struct mpichan_attach),
+	[0x03] = { .handler = mpichan_ioc_wait, .dir = MPICHAN_RW,
+		   .size = sizeof(struct mpichan_wait),
+		   .min_size = sizeof(struct mpichan_wait),
+		   .out_on_error = true },
+	MPICHAN_IOCTL(0x04, mpichan_ioc_wake, _IOC_WRITE, struct mpichan_wake),
+	[0x05] = { .handler = mpichan_ioc_finish, .dir = _IOC_NONE },
 };
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,
@@ -64,17 +105,20 @@ static long mpichan_ioctl(struct file *file, unsigned int cmd,
 	if (usize < desc->min_size)
 		return -EINVAL;
 
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
 	memset(&arg, 0, sizeof(arg));
 	if (desc->dir & _IOC_WRITE) {
 		ret = copy_struct_from_user(&arg, desc->size, argp, usize);
 		if (ret)
 			return ret;
-	} else if (!access_ok(argp, usize)) {
+	} else if ((desc->dir & _IOC_READ) && !access_ok(argp, usize)) {
+		/* Fail before the handler acts, not after. */
 		return -EFAULT;
 	}
 
 	ret = desc->handler(file, &arg);
-	if (ret < 0 || !(desc->dir & _IOC_READ))
+	if ((ret < 0 && !desc->out_on_error) || !(desc->dir & _IOC_READ))
 		return ret;
 
 	/* A caller built against a newer header gets its tail zeroed. */
@@ -88,13 +132,24 @@ static long mpichan_ioctl(struct file *file, unsigned int cmd,
 
 static int mpichan_open(struct inode *inode, struct file *file)
 {
-	/* The misc core set private_data to the miscdevice; clear it. */
-	file->private_data = NULL;
+	struct mpichan_file *mf;
+
+	mf = kzalloc(sizeof(*mf), GFP_KERNEL_ACCOUNT);
+	if (!mf)
+		return -ENOMEM;
+	mutex_init(&mf->lock);
+	/* Replaces the miscdevice pointer the misc core left here. */
+	file->private_data = mf;
 	return 0;
 }
 
 static int mpichan_release(struct inode *inode, struct file *file)
 {
+	struct mpichan_file *mf = file->private_data;
+
+	mpichan_file_release(mf);
+	mutex_destroy(&mf->lock);
+	kfree(mf);
 	return 0;
 }
 
@@ -103,6 +158,8 @@ static const struct file_operations mpichan_fops = {
 	.open		= mpichan_open,
 	.release	= mpichan_release,
 	.unlocked_ioctl	= mpichan_ioctl,
+	.mmap		= mpichan_mmap,
+	.poll		= mpichan_poll,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
@@ -122,4 +179,5 @@ int mpichan_device_init(void)
 void mpichan_device_exit(void)
 {
 	misc_deregister(&mpichan_misc);
+	mpichan_job_exit();
 }

@@ -65,7 +65,7 @@ mpichan_ring_cells(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
  * negative errno (the ioctl's refusal, or mmap's).
  */
 static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
-				    uint64_t job_id, const uint64_t secret[2],
+				    uint64_t job_id, const __u64 secret[2],
 				    uint32_t rank)
 {
 	struct mpichan_attach a;

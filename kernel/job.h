@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _MPICHAN_JOB_H
+#define _MPICHAN_JOB_H
+
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <linux/mpichan.h>
+
+#define MPICHAN_MAX_RANKS	1024
+/* Largest mapping a job may have; ring pages are allocated lazily. */
+#define MPICHAN_MAX_MAP_SIZE	(8ULL << 30)
+
+struct mpichan_job;
+
+struct mpichan_rank {
+	struct mpichan_job *job;
+	u32 index;
+	u32 state;			/* MPICHAN_RANK_*, under job->lock */
+	pid_t pid;
+	const struct mm_struct *mm;	/* the attacher's; compared only */
+	wait_queue_head_t wq;		/* WAIT and poll() sleep here */
+	atomic_t wake_pending;		/* a WAKE not yet seen by a WAIT */
+	atomic_t sleeping;
+	atomic64_t wakes;		/* WAKEs received */
+	atomic64_t waits;		/* WAITs that slept */
+};
+
+struct mpichan_job {
+	struct kref ref;
+	u32 id;
+	kuid_t uid;
+	u8 secret[16];
+	u32 nranks;
+	u32 ring_bytes;
+	struct mpichan_offsets off;
+	unsigned long map_pages;
+	unsigned long eager_pages;	/* header and rank ctls, allocated up front */
+
+	struct mutex lock;		/* rank states and counters below */
+	bool owner_open;
+	u32 dead_count;
+	u32 finished_count;
+
+	struct xarray pages;		/* page index -> struct page * */
+	struct mpichan_job_hdr *hdr;	/* kernel address of page 0 */
+	struct dentry *debugfs;
+	struct mpichan_rank ranks[];
+};
+
+/* What an open /dev/mpichan file is. */
+struct mpichan_file {
+	struct mutex lock;		/* serialises JOB_CREATE and ATTACH */
+	struct mpichan_job *job;	/* set once, then never changes */
+	struct mpichan_rank *rank;	/* NULL for the job's owner */
+	bool finished;
+};
+
+int mpichan_job_create(struct mpichan_file *mf, struct mpichan_job_create *c);
+int mpichan_job_attach(struct mpichan_file *mf, struct mpichan_attach *a);
+int mpichan_job_finish(struct mpichan_file *mf);
+void mpichan_file_release(struct mpichan_file *mf);
+struct mpichan_rank *mpichan_file_rank(struct mpichan_file *mf);
+
+struct page *mpichan_job_page(struct mpichan_job *job, pgoff_t idx, bool alloc);
+struct mpichan_rank_ctl *mpichan_rank_ctl(struct mpichan_job *job, u32 r);
+struct mpichan_ring_ctl *mpichan_ring_ctl(struct mpichan_job *job, u32 src,
+					  u32 dst);
+bool mpichan_job_may_inspect(const struct mpichan_job *job);
+bool mpichan_peer_gone(struct mpichan_job *job, s32 peer);
+void mpichan_job_exit(void);
+
+#endif /* _MPICHAN_JOB_H */

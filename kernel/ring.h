@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _MPICHAN_RING_H
+#define _MPICHAN_RING_H
+
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+
+struct mpichan_rank;
+
+int mpichan_mmap(struct file *file, struct vm_area_struct *vma);
+bool mpichan_rank_has_incoming(struct mpichan_rank *rank);
+
+#endif /* _MPICHAN_RING_H */
