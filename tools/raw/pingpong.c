@@ -260,6 +260,19 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		fprintf(stderr, PROG ": rank %u: attach: %s\n", rank, strerror(-ret));
 		return 1;
 	}
+	/* Our own control block must show us: else header and module differ. */
+	if (mpichan_hdr(&ep)->magic != MPICHAN_JOB_MAGIC ||
+	    mpichan_hdr(&ep)->abi_version != MPICHAN_ABI_VERSION ||
+	    mpichan_rank_ctl(&ep, rank)->state != MPICHAN_RANK_ALIVE ||
+	    mpichan_rank_ctl(&ep, rank)->pid != (uint32_t)getpid()) {
+		fprintf(stderr, PROG ": rank %u: the mapping does not show this "
+			"rank attached (magic 0x%x, abi %u, state %u, pid %u): "
+			"built against another uapi than the module's?\n", rank,
+			mpichan_hdr(&ep)->magic, mpichan_hdr(&ep)->abi_version,
+			mpichan_rank_ctl(&ep, rank)->state,
+			mpichan_rank_ctl(&ep, rank)->pid);
+		return 1;
+	}
 	/* Start together: both ranks attached before the first message. */
 	for (waited = 0; __atomic_load_n(&mpichan_rank_ctl(&ep, peer)->state,
 					 __ATOMIC_ACQUIRE) != MPICHAN_RANK_ALIVE;
