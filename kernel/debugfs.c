@@ -9,6 +9,7 @@
 
 #include "debugfs.h"
 #include "job.h"
+#include "match.h"
 
 struct mpichan_stats mpichan_stats;
 static struct dentry *mpichan_debugfs_root;
@@ -45,15 +46,19 @@ static void show_ranks(struct seq_file *m, struct mpichan_job *job)
 {
 	u32 r;
 
-	seq_puts(m, "rank pid state sleeping wakes waits\n");
+	seq_puts(m, "rank pid state sleeping wakes waits sends recvs pinned moved\n");
 	for (r = 0; r < job->nranks; r++) {
 		struct mpichan_rank *rank = &job->ranks[r];
 
-		seq_printf(m, "%u %d %s %s %lld %lld\n", r, rank->pid,
-			   rank_state_names[rank->state],
+		seq_printf(m, "%u %d %s %s %lld %lld %u %u %lld %lld\n", r,
+			   rank->pid, rank_state_names[rank->state],
 			   atomic_read(&rank->sleeping) ? "yes" : "no",
 			   (long long)atomic64_read(&rank->wakes),
-			   (long long)atomic64_read(&rank->waits));
+			   (long long)atomic64_read(&rank->waits),
+			   READ_ONCE(rank->queued_sends),
+			   READ_ONCE(rank->queued_recvs),
+			   (long long)atomic64_read(&rank->pinned),
+			   (long long)atomic64_read(&rank->moved));
 	}
 }
 
@@ -97,6 +102,7 @@ static int job_state_show(struct seq_file *m, void *unused)
 	show_ranks(m, job);
 	mutex_unlock(&job->lock);
 	show_rings(m, job);
+	mpichan_match_show(m, job);
 	return 0;
 }
 

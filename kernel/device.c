@@ -14,6 +14,7 @@
 
 #include "device.h"
 #include "job.h"
+#include "match.h"
 #include "ring.h"
 #include "wait.h"
 
@@ -23,6 +24,9 @@ union mpichan_ioctl_arg {
 	struct mpichan_attach attach;
 	struct mpichan_wait wait;
 	struct mpichan_wake wake;
+	struct mpichan_send send;
+	struct mpichan_recv recv;
+	struct mpichan_cancel cancel;
 };
 
 struct mpichan_ioctl_desc {
@@ -39,7 +43,7 @@ static long mpichan_version(struct file *file, void *arg)
 
 	v->abi_version = MPICHAN_ABI_VERSION;
 	v->max_ranks = MPICHAN_MAX_RANKS;
-	v->features = 0;
+	v->features = MPICHAN_FEAT_RNDV;
 	return 0;
 }
 
@@ -68,6 +72,21 @@ static long mpichan_ioc_finish(struct file *file, void *arg)
 	return mpichan_job_finish(file->private_data);
 }
 
+static long mpichan_ioc_send(struct file *file, void *arg)
+{
+	return mpichan_send(file->private_data, arg);
+}
+
+static long mpichan_ioc_recv(struct file *file, void *arg)
+{
+	return mpichan_recv(file->private_data, arg);
+}
+
+static long mpichan_ioc_cancel(struct file *file, void *arg)
+{
+	return mpichan_cancel(file->private_data, arg);
+}
+
 #define MPICHAN_IOCTL(_nr, _fn, _dir, _type)				\
 	[_nr] = { .handler = _fn, .dir = _dir, .size = sizeof(_type),	\
 		  .min_size = sizeof(_type) }
@@ -84,6 +103,9 @@ static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 		   .out_on_error = true },
 	MPICHAN_IOCTL(0x04, mpichan_ioc_wake, _IOC_WRITE, struct mpichan_wake),
 	[0x05] = { .handler = mpichan_ioc_finish, .dir = _IOC_NONE },
+	MPICHAN_IOCTL(0x06, mpichan_ioc_send, MPICHAN_RW, struct mpichan_send),
+	MPICHAN_IOCTL(0x07, mpichan_ioc_recv, MPICHAN_RW, struct mpichan_recv),
+	MPICHAN_IOCTL(0x08, mpichan_ioc_cancel, _IOC_WRITE, struct mpichan_cancel),
 };
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,

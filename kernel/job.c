@@ -18,6 +18,7 @@
 
 #include "debugfs.h"
 #include "job.h"
+#include "match.h"
 
 /* Job ids of jobs whose owner handle is open, i.e. attachable. */
 static DEFINE_XARRAY_ALLOC1(mpichan_jobs);
@@ -39,15 +40,16 @@ static int job_layout(struct mpichan_job *job)
 
 	off->job_hdr = 0;
 	off->rank_ctl = PAGE_SIZE;
-	off->ring_ctl = off->rank_ctl +
+	off->cq = off->rank_ctl +
 		PAGE_ALIGN((u64)job->nranks * MPICHAN_RANK_CTL_SIZE);
+	off->ring_ctl = off->cq + (u64)job->nranks * MPICHAN_CQ_BYTES;
 	off->ring_data = off->ring_ctl + PAGE_ALIGN(pairs * MPICHAN_RING_CTL_SIZE);
 	off->ring_bytes = job->ring_bytes;
 	off->map_size = off->ring_data + pairs * job->ring_bytes;
 	if (off->map_size > MPICHAN_MAX_MAP_SIZE)
 		return -EINVAL;
 	job->map_pages = off->map_size >> PAGE_SHIFT;
-	job->eager_pages = off->ring_ctl >> PAGE_SHIFT;
+	job->eager_pages = off->cq >> PAGE_SHIFT;
 	return 0;
 }
 
@@ -90,6 +92,26 @@ struct mpichan_rank_ctl *mpichan_rank_ctl(struct mpichan_job *job, u32 r)
 	return job_addr(job, job->off.rank_ctl + (u64)r * MPICHAN_RANK_CTL_SIZE);
 }
 
+/* Present once rank r has attached. */
+struct mpichan_cqe *mpichan_cqe(struct mpichan_job *job, u32 r, u32 slot)
+{
+	slot &= MPICHAN_CQ_ENTRIES - 1;
+	return job_addr(job, job->off.cq + (u64)r * MPICHAN_CQ_BYTES +
+			(u64)slot * MPICHAN_CQE_SIZE);
+}
+
+/* A rank's completion queue is allocated when it attaches. */
+static int cq_alloc(struct mpichan_job *job, u32 r)
+{
+	u64 first = (job->off.cq + (u64)r * MPICHAN_CQ_BYTES) >> PAGE_SHIFT;
+	u64 i;
+
+	for (i = 0; i < MPICHAN_CQ_BYTES >> PAGE_SHIFT; i++)
+		if (!mpichan_job_page(job, first + i, true))
+			return -ENOMEM;
+	return 0;
+}
+
 /* NULL while nobody has touched the ring's page: an empty ring. */
 struct mpichan_ring_ctl *mpichan_ring_ctl(struct mpichan_job *job, u32 src,
 					  u32 dst)
@@ -116,7 +138,11 @@ static void job_release(struct kref *ref)
 	struct mpichan_job *job = container_of(ref, struct mpichan_job, ref);
 
 	mpichan_debugfs_job_remove(job);
+	/* Every rank left, and leaving drops its transfers. */
+	WARN_ON(!xa_empty(&job->xfers));
+	xa_destroy(&job->xfers);
 	job_free_pages(job);
+	mutex_destroy(&job->xfer_lock);
 	mutex_destroy(&job->lock);
 	kfree(job);
 	atomic_long_dec(&mpichan_stats.jobs);
@@ -138,6 +164,8 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&job->ref);
 	mutex_init(&job->lock);
+	mutex_init(&job->xfer_lock);
+	xa_init_flags(&job->xfers, XA_FLAGS_ALLOC1);
 	xa_init(&job->pages);
 	job->nranks = nranks;
 	job->ring_bytes = ring_bytes;
@@ -150,6 +178,8 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 		rank->job = job;
 		rank->index = r;
 		init_waitqueue_head(&rank->wq);
+		INIT_LIST_HEAD(&rank->sendq);
+		INIT_LIST_HEAD(&rank->recvq);
 	}
 	if (job_layout(job))
 		goto err_inval;
@@ -253,6 +283,8 @@ static int rank_take(struct mpichan_job *job, struct mpichan_rank *rank)
 	mutex_lock(&job->lock);
 	if (rank->state != MPICHAN_RANK_EMPTY) {
 		ret = -EBUSY;
+	} else if (cq_alloc(job, rank->index)) {
+		ret = -ENOMEM;
 	} else {
 		rank->state = MPICHAN_RANK_ALIVE;
 		rank->pid = task_tgid_vnr(current);
@@ -368,6 +400,7 @@ static void rank_leave(struct mpichan_rank *rank, bool finished)
 	atomic_long_dec(&mpichan_stats.ranks);
 	mutex_unlock(&job->lock);
 
+	mpichan_match_rank_left(rank);
 	for (r = 0; r < job->nranks; r++)
 		wake_up_interruptible_all(&job->ranks[r].wq);
 }

@@ -13,6 +13,7 @@
 #define MPICHAN_MAX_RANKS	1024
 /* Largest mapping a job may have; ring pages are allocated lazily. */
 #define MPICHAN_MAX_MAP_SIZE	(8ULL << 30)
+#define MPICHAN_CQ_BYTES	(MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE)
 
 struct mpichan_job;
 
@@ -27,6 +28,16 @@ struct mpichan_rank {
 	atomic_t sleeping;
 	atomic64_t wakes;		/* WAKEs received */
 	atomic64_t waits;		/* WAITs that slept */
+
+	/* Large transfers (match.c), under job->xfer_lock. */
+	struct list_head sendq;		/* sends queued to this rank, post order */
+	struct list_head recvq;		/* receives it posted, post order */
+	u32 cq_tail;			/* the kernel's copy of cq_tail */
+	u32 cq_reserved;		/* entries promised to queued transfers */
+	u32 queued_sends;		/* sends it posted, still queued */
+	u32 queued_recvs;
+	atomic64_t pinned;		/* pages pinned for its transfers */
+	atomic64_t moved;		/* bytes its transfers moved */
 };
 
 struct mpichan_job {
@@ -44,6 +55,10 @@ struct mpichan_job {
 	bool owner_open;
 	u32 dead_count;
 	u32 finished_count;
+
+	struct mutex xfer_lock;		/* transfer queues, completion queues */
+	struct xarray xfers;		/* handle -> queued struct mpichan_xfer */
+	u32 next_xfer;
 
 	struct xarray pages;		/* page index -> struct page * */
 	struct mpichan_job_hdr *hdr;	/* kernel address of page 0 */
@@ -69,6 +84,7 @@ struct page *mpichan_job_page(struct mpichan_job *job, pgoff_t idx, bool alloc);
 struct mpichan_rank_ctl *mpichan_rank_ctl(struct mpichan_job *job, u32 r);
 struct mpichan_ring_ctl *mpichan_ring_ctl(struct mpichan_job *job, u32 src,
 					  u32 dst);
+struct mpichan_cqe *mpichan_cqe(struct mpichan_job *job, u32 r, u32 slot);
 bool mpichan_job_may_inspect(const struct mpichan_job *job);
 bool mpichan_peer_gone(struct mpichan_job *job, s32 peer);
 void mpichan_job_exit(void);

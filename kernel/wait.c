@@ -11,6 +11,7 @@
 #include <linux/sched/signal.h>
 #include <linux/wait.h>
 
+#include "cq.h"
 #include "job.h"
 #include "ring.h"
 #include "wait.h"
@@ -29,7 +30,7 @@ static int wait_ready(struct mpichan_rank *rank, s32 peer)
 		return -EPIPE;
 	if (atomic_xchg(&rank->wake_pending, 0))
 		return 1;
-	return mpichan_rank_has_incoming(rank);
+	return mpichan_cq_pending(rank) || mpichan_rank_has_incoming(rank);
 }
 
 int mpichan_wait(struct mpichan_file *mf, struct mpichan_wait *w)
@@ -95,7 +96,8 @@ __poll_t mpichan_poll(struct file *file, poll_table *pt)
 	if (IS_ERR(rank))
 		return EPOLLERR;
 	poll_wait(file, &rank->wq, pt);
-	if (atomic_read(&rank->wake_pending) || mpichan_rank_has_incoming(rank))
+	if (atomic_read(&rank->wake_pending) || mpichan_cq_pending(rank) ||
+	    mpichan_rank_has_incoming(rank))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (READ_ONCE(rank->job->dead_count))
 		mask |= EPOLLERR;

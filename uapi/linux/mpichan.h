@@ -28,6 +28,14 @@
  *    barrier and reads the destination's flags; only if NEED_WAKEUP is
  *    set does it call MPICHAN_IOC_WAKE.  Either the sleeper sees the
  *    message or the sender sees the flag: no wake-up is lost.
+ *  - A large message does not go through the rings: the sender posts it
+ *    (MPICHAN_IOC_SEND, an iovec; the module pins the pages) and the
+ *    receiver takes it (MPICHAN_IOC_RECV), by matching on (context,
+ *    source, tag) in the module's queues or by naming the send's handle;
+ *    the data moves once, from the sender's pages into the receiver's
+ *    buffer.  Whichever side finishes a transfer in its ioctl learns it
+ *    there; the other learns it from a completion queue entry in shared
+ *    memory, and is woken if it sleeps.
  *  - When a rank's fd goes away without MPICHAN_IOC_FINISH (the process
  *    died), the kernel marks it MPICHAN_RANK_DEAD in shared memory,
  *    bumps dead_count and wakes every sleeper; waits naming it fail with
@@ -58,10 +66,12 @@
 
 #define MPICHAN_JOB_MAGIC	0x6d706963U	/* "mpic" */
 #define MPICHAN_CELL_SIZE	64	/* ring cell, one cache line */
-#define MPICHAN_RANK_CTL_SIZE	128	/* struct mpichan_rank_ctl */
+#define MPICHAN_RANK_CTL_SIZE	256	/* struct mpichan_rank_ctl */
 #define MPICHAN_RING_CTL_SIZE	128	/* struct mpichan_ring_ctl */
 #define MPICHAN_RING_MIN_BYTES	4096
 #define MPICHAN_RING_MAX_BYTES	(1U << 20)
+#define MPICHAN_CQ_ENTRIES	1024	/* completion queue entries per rank */
+#define MPICHAN_CQE_SIZE	32	/* struct mpichan_cqe */
 
 /*
  * Offsets (bytes from the start of the mapping) of each region.  Every
@@ -77,6 +87,7 @@ struct mpichan_offsets {
 	__u64 ring_data;	/* nranks^2 x ring_bytes of cells */
 	__u64 ring_bytes;	/* bytes of cells per ring, a power of two */
 	__u64 map_size;		/* bytes to mmap at offset 0 */
+	__u64 cq;		/* nranks x MPICHAN_CQ_ENTRIES struct mpichan_cqe */
 };
 
 /* The first page of the mapping.  Written by the kernel only. */
@@ -102,15 +113,25 @@ enum {
 /* struct mpichan_rank_ctl.flags */
 #define MPICHAN_RANK_NEED_WAKEUP	(1U << 0)	/* about to sleep: wake me */
 
-/* One per rank, two cache lines: the kernel's, and the rank's own. */
+/*
+ * One per rank, four cache lines: the kernel's, the rank's own, and the
+ * two ends of the rank's completion queue (see struct mpichan_cqe).
+ */
 struct mpichan_rank_ctl {
 	/* Written by the kernel. */
 	__u32 state;		/* MPICHAN_RANK_* */
 	__u32 pid;		/* thread-group id of the attached process */
-	__u8 kpad[56];
+	__u32 cq_overflow;	/* completions dropped: the rank broke cq_head */
+	__u8 kpad[52];
 	/* Written by the rank itself (senders may clear NEED_WAKEUP). */
 	__u32 flags;		/* MPICHAN_RANK_* flags */
 	__u8 upad[60];
+	/* Completion queue producer: the kernel. */
+	__u32 cq_tail;
+	__u8 ctpad[60];
+	/* Completion queue consumer: the rank. */
+	__u32 cq_head;
+	__u8 chpad[60];
 };
 
 /*
@@ -154,7 +175,109 @@ struct mpichan_msg {
 #define MPICHAN_MSG_PAYLOAD(n) \
 	((n) * MPICHAN_CELL_SIZE - sizeof(struct mpichan_msg))
 
+/*
+ * Completion queue: one per rank, MPICHAN_CQ_ENTRIES entries at
+ * off.cq + rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE.  The kernel
+ * writes an entry and publishes cq_tail (release); the rank reads
+ * entries up to cq_tail (acquire) and advances cq_head.  Every transfer
+ * the module queues reserves its entry when it is posted, so the queue
+ * cannot overflow unless the rank moves cq_head wrongly (cq_overflow).
+ */
+struct mpichan_cqe {
+	__u64 user_data;	/* as given to SEND or RECV */
+	__u64 len;		/* bytes moved */
+	__s32 status;		/* 0, or -errno: -EPIPE (peer gone), -ECANCELED */
+	__u32 flags;		/* MPICHAN_CQE_* */
+	__s32 src;		/* receives: the sender */
+	__s32 tag;		/* receives: the send's tag */
+};
+
+#define MPICHAN_CQE_SEND	(1U << 0)	/* completes a SEND */
+#define MPICHAN_CQE_RECV	(1U << 1)	/* completes a RECV */
+#define MPICHAN_CQE_TRUNCATED	(1U << 2)	/* the send was longer: msg_len */
+
 /* ---- ioctls ------------------------------------------------------- */
+
+#define MPICHAN_TAG_ANY		(-1)
+#define MPICHAN_IOV_MAX		1024
+
+/* Same layout as struct iovec on 64-bit, for every caller. */
+struct mpichan_iovec {
+	__u64 base;
+	__u64 len;
+};
+
+/* struct mpichan_send.status / mpichan_recv.status */
+enum {
+	MPICHAN_XFER_QUEUED = 1,	/* waiting for its match: see handle */
+	MPICHAN_XFER_DONE = 2,		/* matched and copied in this call */
+};
+
+/*
+ * MPICHAN_IOC_SEND: send iov[0..iovcnt) to rank dst.  If a matching
+ * receive is posted, the data is copied into it now (status DONE, len);
+ * otherwise the pages are pinned, charged to RLIMIT_MEMLOCK (-ENOMEM
+ * over it, unless CAP_IPC_LOCK), and the send queued (status QUEUED,
+ * handle); its completion arrives as a CQE.  -EPIPE when dst has left,
+ * -EAGAIN when the caller's completion queue has no free entry.
+ */
+struct mpichan_send {
+	__u64 iov;		/* in: struct mpichan_iovec __user * */
+	__u32 iovcnt;		/* in: 0 .. MPICHAN_IOV_MAX */
+	__u32 dst;		/* in: rank */
+	__u32 context;		/* in */
+	__s32 tag;		/* in: >= 0 */
+	__u64 user_data;	/* in: echoed in the CQE */
+	__u32 flags;		/* in: must be 0 */
+	__u32 status;		/* out: MPICHAN_XFER_* */
+	__u64 handle;		/* out, QUEUED: names the send */
+	__u64 len;		/* out, DONE: bytes moved */
+};
+
+/* struct mpichan_recv.flags */
+#define MPICHAN_RECV_HANDLE	(1U << 0)	/* take exactly send `handle` */
+#define MPICHAN_RECV_NOQUEUE	(1U << 1)	/* no match now: -ENOMSG */
+
+/*
+ * MPICHAN_IOC_RECV: receive into iov from src (or MPICHAN_RANK_ANY)
+ * with tag (or MPICHAN_TAG_ANY) on context.  A matching queued send is
+ * copied now (status DONE); the first match in posting order wins, so
+ * two sends of one sender are taken in the order they were posted.
+ * Otherwise the receive is queued (pages pinned like a send's) unless
+ * MPICHAN_RECV_NOQUEUE.  With MPICHAN_RECV_HANDLE only send `handle`
+ * (queued to the caller) matches, whatever its envelope: -ENOENT if it
+ * is not there.  A longer message is truncated to the buffer: len is
+ * what was copied, msg_len what was sent.
+ */
+struct mpichan_recv {
+	__u64 iov;		/* in: struct mpichan_iovec __user * */
+	__u32 iovcnt;		/* in: 0 .. MPICHAN_IOV_MAX */
+	__s32 src;		/* in: rank or MPICHAN_RANK_ANY */
+	__u32 context;		/* in */
+	__s32 tag;		/* in: tag >= 0 or MPICHAN_TAG_ANY */
+	__u64 user_data;	/* in: echoed in the CQE */
+	__u64 handle;		/* in: with MPICHAN_RECV_HANDLE; out: QUEUED */
+	__u32 flags;		/* in: MPICHAN_RECV_* */
+	__u32 status;		/* out: MPICHAN_XFER_* */
+	__u64 len;		/* out, DONE: bytes copied */
+	__u64 msg_len;		/* out, DONE: bytes sent */
+	__s32 msg_src;		/* out, DONE */
+	__s32 msg_tag;		/* out, DONE */
+};
+
+/*
+ * MPICHAN_IOC_CANCEL: withdraw a queued send or receive of the caller.
+ * 0: withdrawn, its pages released, and a CQE with -ECANCELED posted;
+ * -ENOENT: no such queued transfer (already matched, or never was).
+ */
+struct mpichan_cancel {
+	__u64 handle;		/* in */
+	__u32 flags;		/* in: must be 0 */
+	__u32 pad;
+};
+
+/* struct mpichan_version.features */
+#define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
 
 /* MPICHAN_IOC_VERSION: what the loaded module speaks. */
 struct mpichan_version {
@@ -197,7 +320,8 @@ struct mpichan_attach {
 
 /*
  * MPICHAN_IOC_WAIT: sleep until there is something to do.  Returns 0
- * when an incoming ring is non-empty or a WAKE was posted to this rank
+ * when an incoming ring or the completion queue is non-empty or a WAKE
+ * was posted to this rank
  * since the last WAIT returned; -ETIMEDOUT after timeout_ns; -EINTR on
  * a signal; -EPIPE when `peer` has left (a rank), or when any rank died
  * (MPICHAN_RANK_ANY); MPICHAN_RANK_NONE ignores departures.
@@ -223,5 +347,8 @@ struct mpichan_wake {
 #define MPICHAN_IOC_WAKE	_IOW(MPICHAN_IOC_MAGIC, 0x04, struct mpichan_wake)
 /* Mark this rank as finished: its departure is then not a death. */
 #define MPICHAN_IOC_FINISH	_IO(MPICHAN_IOC_MAGIC, 0x05)
+#define MPICHAN_IOC_SEND	_IOWR(MPICHAN_IOC_MAGIC, 0x06, struct mpichan_send)
+#define MPICHAN_IOC_RECV	_IOWR(MPICHAN_IOC_MAGIC, 0x07, struct mpichan_recv)
+#define MPICHAN_IOC_CANCEL	_IOW(MPICHAN_IOC_MAGIC, 0x08, struct mpichan_cancel)
 
 #endif /* _UAPI_LINUX_MPICHAN_H */

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Large messages: the module's match queues and the single copy.
+ *
+ * A send that finds no posted receive is pinned and queued on its
+ * destination's sendq; a receive that finds no queued send is pinned
+ * and queued on its owner's recvq.  Both queues are in posting order
+ * and searched from the front, which is MPI's matching order.  Whoever
+ * takes a transfer off a queue (under job->xfer_lock) owns it: it does
+ * the copy without the lock, then posts the other side's completion.
+ */
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "cq.h"
+#include "job.h"
+#include "match.h"
+
+static bool recv_takes(const struct mpichan_xfer *recv, u32 src, u32 context,
+		       s32 tag)
+{
+	return recv->context == context &&
+	       (recv->peer == MPICHAN_RANK_ANY || recv->peer == src) &&
+	       (recv->tag == MPICHAN_TAG_ANY || recv->tag == tag);
+}
+
+static struct mpichan_xfer *xfer_alloc(u8 kind, u32 owner, s32 peer,
+				       u32 context, s32 tag, u64 user_data)
+{
+	struct mpichan_xfer *x = kzalloc(sizeof(*x), GFP_KERNEL_ACCOUNT);
+
+	if (!x)
+		return NULL;
+	INIT_LIST_HEAD(&x->node);
+	x->kind = kind;
+	x->owner = owner;
+	x->peer = peer;
+	x->context = context;
+	x->tag = tag;
+	x->user_data = user_data;
+	return x;
+}
+
+static void xfer_free(struct mpichan_job *job, struct mpichan_xfer *x)
+{
+	atomic64_sub(x->pin.npages, &job->ranks[x->owner].pinned);
+	mpichan_unpin(&x->pin);
+	kfree(x);
+}
+
+static int xfer_pin(struct mpichan_job *job, struct mpichan_xfer *x, u64 iov,
+		    u32 iovcnt)
+{
+	int ret = mpichan_pin_iov(&x->pin, iov, iovcnt,
+				  x->kind == MPICHAN_XFER_RECV);
+
+	if (!ret)
+		atomic64_add(x->pin.npages, &job->ranks[x->owner].pinned);
+	return ret;
+}
+
+/* Put x at the back of its queue; the caller reserved its CQE. */
+static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
+{
+	struct mpichan_rank *owner = &job->ranks[x->owner];
+	int ret;
+
+	ret = xa_alloc_cyclic(&job->xfers, &x->id, x, xa_limit_32b,
+			      &job->next_xfer, GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
+		return ret;
+	if (x->kind == MPICHAN_XFER_SEND) {
+		list_add_tail(&x->node, &job->ranks[x->peer].sendq);
+		owner->queued_sends++;
+	} else {
+		list_add_tail(&x->node, &owner->recvq);
+		owner->queued_recvs++;
+	}
+	return 0;
+}
+
+static void xfer_unqueue(struct mpichan_job *job, struct mpichan_xfer *x)
+{
+	struct mpichan_rank *owner = &job->ranks[x->owner];
+
+	list_del_init(&x->node);
+	xa_erase(&job->xfers, x->id);
+	if (x->kind == MPICHAN_XFER_SEND)
+		owner->queued_sends--;
+	else
+		owner->queued_recvs--;
+}
+
+/* Post x's completion to its owner: called with xfer_lock held. */
+static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
+			  s64 moved, u64 msg_len, u32 src, s32 tag)
+{
+	struct mpichan_rank *owner = &job->ranks[x->owner];
+	struct mpichan_cqe e = {
+		.user_data = x->user_data,
+		.len = moved > 0 ? moved : 0,
+		.status = moved < 0 ? moved : 0,
+		.src = src,
+		.tag = tag,
+	};
+
+	if (x->kind == MPICHAN_XFER_SEND) {
+		e.flags = MPICHAN_CQE_SEND;
+	} else {
+		e.flags = MPICHAN_CQE_RECV;
+		if (moved >= 0 && msg_len > moved)
+			e.flags |= MPICHAN_CQE_TRUNCATED;
+	}
+	if (moved > 0)
+		atomic64_add(moved, &owner->moved);
+	mpichan_cq_post(owner, &e);
+}
+
+static struct mpichan_xfer *find_recv(struct mpichan_rank *dst, u32 src,
+				      u32 context, s32 tag)
+{
+	struct mpichan_xfer *x;
+
+	list_for_each_entry(x, &dst->recvq, node)
+		if (recv_takes(x, src, context, tag))
+			return x;
+	return NULL;
+}
+
+static struct mpichan_xfer *find_send(struct mpichan_rank *me,
+				      const struct mpichan_xfer *want)
+{
+	struct mpichan_xfer *x;
+
+	list_for_each_entry(x, &me->sendq, node)
+		if (recv_takes(want, x->owner, x->context, x->tag))
+			return x;
+	return NULL;
+}
+
+/*
+ * The sender's copy: its buffer straight into a posted receive's pinned
+ * pages; then the receiver's completion.
+ */
+static int send_into(struct mpichan_job *job, struct mpichan_rank *me,
+		     struct mpichan_xfer *recv, struct mpichan_uiov *u,
+		     struct mpichan_send *s)
+{
+	u64 msg_len = iov_iter_count(&u->iter);
+	ssize_t moved = mpichan_pin_from_iter(&recv->pin, &u->iter);
+
+	mutex_lock(&job->xfer_lock);
+	xfer_complete(job, recv, moved, msg_len, me->index, s->tag);
+	mutex_unlock(&job->xfer_lock);
+	xfer_free(job, recv);
+	if (moved < 0)
+		return moved;
+	atomic64_add(moved, &me->moved);
+	s->status = MPICHAN_XFER_DONE;
+	s->len = moved;
+	return 0;
+}
+
+int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
+{
+	struct mpichan_rank *me = mpichan_file_rank(mf);
+	struct mpichan_xfer *x, *recv;
+	struct mpichan_uiov u;
+	struct mpichan_job *job;
+	struct mpichan_rank *dst;
+	bool reserved = false;
+	int ret;
+
+	if (IS_ERR(me))
+		return PTR_ERR(me);
+	job = me->job;
+	if (s->flags || s->tag < 0 || s->iovcnt > MPICHAN_IOV_MAX)
+		return -EINVAL;
+	if (s->dst >= job->nranks)
+		return -ERANGE;
+	dst = &job->ranks[s->dst];
+	ret = mpichan_uiov_import(&u, s->iov, s->iovcnt, ITER_SOURCE);
+	if (ret)
+		return ret;
+	x = xfer_alloc(MPICHAN_XFER_SEND, me->index, s->dst, s->context,
+		       s->tag, s->user_data);
+	if (!x) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	mutex_lock(&job->xfer_lock);
+	for (;;) {
+		if (mpichan_peer_gone(job, s->dst)) {
+			ret = -EPIPE;
+			break;
+		}
+		recv = find_recv(dst, me->index, s->context, s->tag);
+		if (recv) {
+			xfer_unqueue(job, recv);
+			if (reserved)
+				mpichan_cq_unreserve(me);
+			mutex_unlock(&job->xfer_lock);
+			ret = send_into(job, me, recv, &u, s);
+			goto out;
+		}
+		if (reserved) {
+			/* Pinned, and still nobody waiting: queue it. */
+			ret = xfer_queue(job, x);
+			if (!ret) {
+				s->status = MPICHAN_XFER_QUEUED;
+				s->handle = x->id;
+				/* The reservation now belongs to the queued send. */
+				reserved = false;
+				x = NULL;
+			}
+			break;
+		}
+		ret = mpichan_cq_reserve(me);
+		if (ret)
+			break;
+		reserved = true;
+		/* Pin without the lock; a receive may be posted meanwhile. */
+		mutex_unlock(&job->xfer_lock);
+		ret = xfer_pin(job, x, s->iov, s->iovcnt);
+		mutex_lock(&job->xfer_lock);
+		if (ret)
+			break;
+	}
+	if (reserved)
+		mpichan_cq_unreserve(me);
+	mutex_unlock(&job->xfer_lock);
+out:
+	if (x)
+		xfer_free(job, x);
+	mpichan_uiov_free(&u);
+	return ret;
+}
+
+/* The receiver's copy: a queued send's pinned pages into its buffer. */
+static int recv_from(struct mpichan_job *job, struct mpichan_rank *me,
+		     struct mpichan_xfer *send, struct mpichan_uiov *u,
+		     struct mpichan_recv *r)
+{
+	ssize_t moved = mpichan_pin_to_iter(&send->pin, &u->iter);
+
+	mutex_lock(&job->xfer_lock);
+	xfer_complete(job, send, moved, send->pin.len, me->index, send->tag);
+	mutex_unlock(&job->xfer_lock);
+	r->msg_len = send->pin.len;
+	r->msg_src = send->owner;
+	r->msg_tag = send->tag;
+	xfer_free(job, send);
+	if (moved < 0)
+		return moved;
+	atomic64_add(moved, &me->moved);
+	r->status = MPICHAN_XFER_DONE;
+	r->len = moved;
+	return 0;
+}
+
+/* The send a receive takes now, or NULL; with xfer_lock held. */
+static struct mpichan_xfer *recv_match(struct mpichan_job *job,
+				       struct mpichan_rank *me,
+				       const struct mpichan_xfer *want,
+				       const struct mpichan_recv *r)
+{
+	struct mpichan_xfer *x;
+
+	if (!(r->flags & MPICHAN_RECV_HANDLE))
+		return find_send(me, want);
+	x = r->handle <= U32_MAX ? xa_load(&job->xfers, r->handle) : NULL;
+	if (x && x->kind == MPICHAN_XFER_SEND && x->peer == me->index)
+		return x;
+	return NULL;
+}
+
+static int recv_check(struct mpichan_job *job, const struct mpichan_recv *r)
+{
+	if (r->flags & ~(MPICHAN_RECV_HANDLE | MPICHAN_RECV_NOQUEUE))
+		return -EINVAL;
+	if (r->tag < MPICHAN_TAG_ANY || r->iovcnt > MPICHAN_IOV_MAX)
+		return -EINVAL;
+	if (r->src < MPICHAN_RANK_ANY || (r->src >= 0 && r->src >= job->nranks))
+		return -ERANGE;
+	return 0;
+}
+
+int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
+{
+	struct mpichan_rank *me = mpichan_file_rank(mf);
+	struct mpichan_xfer *x, *send;
+	struct mpichan_job *job;
+	struct mpichan_uiov u;
+	bool reserved = false;
+	int ret;
+
+	if (IS_ERR(me))
+		return PTR_ERR(me);
+	job = me->job;
+	ret = recv_check(job, r);
+	if (ret)
+		return ret;
+	/* Check the buffer before taking a send that could then be lost. */
+	ret = mpichan_uiov_import(&u, r->iov, r->iovcnt, ITER_DEST);
+	if (ret)
+		return ret;
+	x = xfer_alloc(MPICHAN_XFER_RECV, me->index, r->src, r->context,
+		       r->tag, r->user_data);
+	if (!x) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	mutex_lock(&job->xfer_lock);
+	for (;;) {
+		send = recv_match(job, me, x, r);
+		if (send) {
+			xfer_unqueue(job, send);
+			if (reserved)
+				mpichan_cq_unreserve(me);
+			mutex_unlock(&job->xfer_lock);
+			ret = recv_from(job, me, send, &u, r);
+			goto out;
+		}
+		if (r->flags & MPICHAN_RECV_HANDLE) {
+			ret = -ENOENT;
+			break;
+		}
+		if (r->flags & MPICHAN_RECV_NOQUEUE) {
+			ret = -ENOMSG;
+			break;
+		}
+		if (r->src >= 0 && mpichan_peer_gone(job, r->src)) {
+			ret = -EPIPE;
+			break;
+		}
+		if (reserved) {
+			ret = xfer_queue(job, x);
+			if (!ret) {
+				r->status = MPICHAN_XFER_QUEUED;
+				r->handle = x->id;
+				reserved = false;
+				x = NULL;
+			}
+			break;
+		}
+		ret = mpichan_cq_reserve(me);
+		if (ret)
+			break;
+		reserved = true;
+		mutex_unlock(&job->xfer_lock);
+		ret = xfer_pin(job, x, r->iov, r->iovcnt);
+		mutex_lock(&job->xfer_lock);
+		if (ret)
+			break;
+	}
+	if (reserved)
+		mpichan_cq_unreserve(me);
+	mutex_unlock(&job->xfer_lock);
+out:
+	if (x)
+		xfer_free(job, x);
+	mpichan_uiov_free(&u);
+	return ret;
+}
+
+int mpichan_cancel(struct mpichan_file *mf, struct mpichan_cancel *c)
+{
+	struct mpichan_rank *me = mpichan_file_rank(mf);
+	struct mpichan_xfer *x;
+	struct mpichan_job *job;
+
+	if (IS_ERR(me))
+		return PTR_ERR(me);
+	if (c->flags || c->pad)
+		return -EINVAL;
+	job = me->job;
+	mutex_lock(&job->xfer_lock);
+	x = c->handle <= U32_MAX ? xa_load(&job->xfers, c->handle) : NULL;
+	if (!x || x->owner != me->index) {
+		mutex_unlock(&job->xfer_lock);
+		return -ENOENT;
+	}
+	xfer_unqueue(job, x);
+	xfer_complete(job, x, -ECANCELED, 0, MPICHAN_RANK_NONE, 0);
+	mutex_unlock(&job->xfer_lock);
+	xfer_free(job, x);
+	return 0;
+}
+
+/*
+ * A rank left: drop what it queued, and fail what waits for it alone
+ * (sends to it, receives naming it) with -EPIPE.
+ */
+void mpichan_match_rank_left(struct mpichan_rank *rank)
+{
+	struct mpichan_job *job = rank->job;
+	struct mpichan_xfer *x, *tmp;
+	unsigned long id;
+	LIST_HEAD(gone);
+
+	mutex_lock(&job->xfer_lock);
+	xa_for_each(&job->xfers, id, x) {
+		if (x->owner == rank->index) {
+			xfer_unqueue(job, x);
+			mpichan_cq_unreserve(rank);
+		} else if (x->peer == rank->index) {
+			xfer_unqueue(job, x);
+			xfer_complete(job, x, -EPIPE, 0, rank->index, x->tag);
+		} else {
+			continue;
+		}
+		list_add_tail(&x->node, &gone);
+	}
+	mutex_unlock(&job->xfer_lock);
+	list_for_each_entry_safe(x, tmp, &gone, node)
+		xfer_free(job, x);
+}
+
+void mpichan_match_show(struct seq_file *m, struct mpichan_job *job)
+{
+	struct mpichan_xfer *x;
+	unsigned long id;
+
+	seq_puts(m, "xfer handle kind owner peer context tag len pages\n");
+	mutex_lock(&job->xfer_lock);
+	xa_for_each(&job->xfers, id, x)
+		seq_printf(m, "xfer %u %s %u %d %u %d %llu %lu\n", x->id,
+			   x->kind == MPICHAN_XFER_SEND ? "send" : "recv",
+			   x->owner, x->peer, x->context, x->tag,
+			   (unsigned long long)x->pin.len, x->pin.npages);
+	mutex_unlock(&job->xfer_lock);
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User buffers for large transfers: pinning them (charged to the
+ * user's RLIMIT_MEMLOCK as io_uring and RDMA do), and the single copy
+ * between pinned pages and the other side's user buffer.
+ */
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/mpichan.h>
+
+#include "debugfs.h"
+#include "pin.h"
+
+/* Copy and check a user iovec: lengths must add up without overflow. */
+static struct iovec *iov_import(u64 uptr, u32 cnt, size_t *total)
+{
+	struct mpichan_iovec __user *uiov = u64_to_user_ptr(uptr);
+	struct mpichan_iovec v;
+	struct iovec *iov;
+	size_t sum = 0;
+	u32 i;
+
+	if (cnt > MPICHAN_IOV_MAX)
+		return ERR_PTR(-EINVAL);
+	iov = kvmalloc_array(max(cnt, 1U), sizeof(*iov), GFP_KERNEL_ACCOUNT);
+	if (!iov)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < cnt; i++) {
+		if (copy_from_user(&v, &uiov[i], sizeof(v))) {
+			kvfree(iov);
+			return ERR_PTR(-EFAULT);
+		}
+		if (v.len > MAX_RW_COUNT || check_add_overflow(sum, (size_t)v.len, &sum) ||
+		    sum > MAX_RW_COUNT) {
+			kvfree(iov);
+			return ERR_PTR(-EINVAL);
+		}
+		iov[i].iov_base = u64_to_user_ptr(v.base);
+		iov[i].iov_len = v.len;
+	}
+	*total = sum;
+	return iov;
+}
+
+int mpichan_uiov_import(struct mpichan_uiov *u, u64 uptr, u32 cnt, int dir)
+{
+	size_t total;
+
+	u->iov = iov_import(uptr, cnt, &total);
+	if (IS_ERR(u->iov))
+		return PTR_ERR(u->iov);
+	iov_iter_init(&u->iter, dir, u->iov, cnt, total);
+	return 0;
+}
+
+void mpichan_uiov_free(struct mpichan_uiov *u)
+{
+	kvfree(u->iov);
+}
+
+/* io_uring's rule: pinned pages count against RLIMIT_MEMLOCK. */
+static int account_pages(struct user_struct *user, unsigned long n)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	unsigned long cur = atomic_long_read(&user->locked_vm);
+
+	do {
+		if (cur + n > limit || cur + n < cur)
+			return -ENOMEM;
+	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, cur + n));
+	return 0;
+}
+
+static int pin_charge(struct mpichan_pin *p)
+{
+	int ret;
+
+	if (!p->npages || capable(CAP_IPC_LOCK))
+		return 0;
+	p->user = get_uid(current_user());
+	ret = account_pages(p->user, p->npages);
+	if (ret) {
+		free_uid(p->user);
+		p->user = NULL;
+	}
+	return ret;
+}
+
+static void pin_uncharge(struct mpichan_pin *p)
+{
+	if (!p->user)
+		return;
+	atomic_long_sub(p->npages, &p->user->locked_vm);
+	free_uid(p->user);
+	p->user = NULL;
+}
+
+/* Lay out the segments and count the pages they span. */
+static int pin_layout(struct mpichan_pin *p, const struct iovec *iov, u32 cnt)
+{
+	unsigned long npages = 0;
+	u32 i, s = 0;
+
+	p->segs = kvmalloc_array(max(cnt, 1U), sizeof(*p->segs),
+				 GFP_KERNEL_ACCOUNT);
+	if (!p->segs)
+		return -ENOMEM;
+	for (i = 0; i < cnt; i++) {
+		unsigned long base = (unsigned long)iov[i].iov_base;
+		size_t len = iov[i].iov_len;
+
+		if (!len)
+			continue;
+		p->segs[s].first = npages;
+		p->segs[s].offset = offset_in_page(base);
+		p->segs[s].len = len;
+		npages += DIV_ROUND_UP(offset_in_page(base) + len, PAGE_SIZE);
+		p->len += len;
+		s++;
+	}
+	p->nsegs = s;
+	p->npages = npages;
+	return 0;
+}
+
+static int pin_segments(struct mpichan_pin *p, const struct iovec *iov, u32 cnt)
+{
+	unsigned int gup = FOLL_LONGTERM | (p->write ? FOLL_WRITE : 0);
+	unsigned long done = 0;
+	u32 i;
+
+	for (i = 0; i < cnt; i++) {
+		unsigned long base = (unsigned long)iov[i].iov_base;
+		unsigned long n;
+		long got;
+
+		if (!iov[i].iov_len)
+			continue;
+		n = DIV_ROUND_UP(offset_in_page(base) + iov[i].iov_len, PAGE_SIZE);
+		while (n) {
+			got = pin_user_pages_fast(base & PAGE_MASK, n, gup,
+						  p->pages + done);
+			if (got <= 0) {
+				unpin_user_pages(p->pages, done);
+				return got ? got : -EFAULT;
+			}
+			done += got;
+			n -= got;
+			base = (base & PAGE_MASK) + got * PAGE_SIZE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Pin the user buffer described by the iovec at uptr.  write: the pages
+ * will be written (the buffer of a receive).
+ */
+int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write)
+{
+	struct iovec *iov;
+	size_t total;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->write = write;
+	iov = iov_import(uptr, cnt, &total);
+	if (IS_ERR(iov))
+		return PTR_ERR(iov);
+	ret = pin_layout(p, iov, cnt);
+	if (ret)
+		goto out;
+	ret = pin_charge(p);
+	if (ret)
+		goto out;
+	p->pages = kvmalloc_array(max(p->npages, 1UL), sizeof(*p->pages),
+				  GFP_KERNEL_ACCOUNT);
+	if (!p->pages) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = pin_segments(p, iov, cnt);
+	if (!ret)
+		atomic_long_add(p->npages, &mpichan_stats.pinned_pages);
+out:
+	kvfree(iov);
+	if (ret) {
+		pin_uncharge(p);
+		kvfree(p->pages);
+		kvfree(p->segs);
+		memset(p, 0, sizeof(*p));
+	}
+	return ret;
+}
+
+void mpichan_unpin(struct mpichan_pin *p)
+{
+	if (p->pages) {
+		unpin_user_pages_dirty_lock(p->pages, p->npages, p->write);
+		atomic_long_sub(p->npages, &mpichan_stats.pinned_pages);
+	}
+	pin_uncharge(p);
+	kvfree(p->pages);
+	kvfree(p->segs);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Walk the pinned pages in message order, handing each piece to fn
+ * until the iterator is full.  Returns the bytes moved, or -EFAULT
+ * when the user side of the copy faulted.
+ */
+static ssize_t pin_walk(const struct mpichan_pin *p, struct iov_iter *it,
+			size_t (*fn)(struct page *, size_t, size_t,
+				     struct iov_iter *))
+{
+	size_t want = min_t(u64, p->len, iov_iter_count(it));
+	size_t moved = 0;
+	u32 s;
+
+	for (s = 0; s < p->nsegs && moved < want; s++) {
+		const struct mpichan_seg *seg = &p->segs[s];
+		size_t off = seg->offset, left = seg->len;
+		unsigned long pg = seg->first;
+
+		while (left && moved < want) {
+			size_t n = min3(PAGE_SIZE - off, left, want - moved);
+			size_t c = fn(p->pages[pg], off, n, it);
+
+			moved += c;
+			if (c < n)
+				return -EFAULT;
+			left -= n;
+			off = 0;
+			pg++;
+			cond_resched();
+		}
+	}
+	return moved;
+}
+
+/* The copy a receiver makes: pinned send pages into its buffer. */
+ssize_t mpichan_pin_to_iter(const struct mpichan_pin *p, struct iov_iter *to)
+{
+	return pin_walk(p, to, copy_page_to_iter);
+}
+
+/* The copy a sender makes: its buffer into a pinned receive's pages. */
+ssize_t mpichan_pin_from_iter(const struct mpichan_pin *p,
+			      struct iov_iter *from)
+{
+	return pin_walk(p, from, copy_page_from_iter);
+}
