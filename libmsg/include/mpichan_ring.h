@@ -114,24 +114,27 @@ static inline uint32_t mpichan_max_payload(const struct mpichan_ep *ep)
 }
 
 /*
- * Try to put one message into ring (ep->rank -> dst).  Returns 0,
- * -EAGAIN when the ring has no room yet, -EMSGSIZE when len is larger
- * than mpichan_max_payload(), -EBADMSG when the consumer's head is
- * garbage.  Does not wake the receiver: call mpichan_notify() after.
+ * Try to put one message into ring (ep->rank -> dst): the payload is
+ * buf[0..len) followed by buf2[0..len2).  Returns 0, -EAGAIN when the
+ * ring has no room yet, -EMSGSIZE when len + len2 is larger than
+ * mpichan_max_payload(), -EBADMSG when the consumer's head is garbage.
+ * Does not wake the receiver: call mpichan_notify() after.
  */
-static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
-				    uint16_t kind, int32_t tag,
-				    uint32_t context, const void *buf,
-				    uint32_t len)
+static inline int mpichan_ring_send2(const struct mpichan_ep *ep, uint32_t dst,
+				     uint16_t kind, int32_t tag,
+				     uint32_t context, const void *buf,
+				     uint32_t len, const void *buf2,
+				     uint32_t len2)
 {
 	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, ep->rank, dst);
 	unsigned char *cells = mpichan_ring_cells(ep, ep->rank, dst);
 	uint32_t size = ep->ring_cells, need, tail, head, used, pos, pad;
 	struct mpichan_msg *m;
 
-	if (len > mpichan_max_payload(ep))
+	if (len > mpichan_max_payload(ep) ||
+	    len2 > mpichan_max_payload(ep) - len)
 		return -EMSGSIZE;
-	need = mpichan_msg_cells(len);
+	need = mpichan_msg_cells(len + len2);
 	tail = rc->tail;	/* only we write it */
 	head = __atomic_load_n(&rc->head, __ATOMIC_ACQUIRE);
 	used = tail - head;
@@ -150,17 +153,29 @@ static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
 		pos = 0;
 	}
 	m = (struct mpichan_msg *)(cells + (size_t)pos * MPICHAN_CELL_SIZE);
-	m->len = len;
+	m->len = len + len2;
 	m->cells = (uint16_t)need;
 	m->kind = kind;
 	m->tag = tag;
 	m->context = context;
 	if (len)
 		memcpy(m + 1, buf, len);
+	if (len2)
+		memcpy((unsigned char *)(m + 1) + len, buf2, len2);
 	rc->msgs++;
-	rc->bytes += len;
+	rc->bytes += len + len2;
 	__atomic_store_n(&rc->tail, tail + need, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* mpichan_ring_send2() with one payload buffer. */
+static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
+				    uint16_t kind, int32_t tag,
+				    uint32_t context, const void *buf,
+				    uint32_t len)
+{
+	return mpichan_ring_send2(ep, dst, kind, tag, context, buf, len,
+				  NULL, 0);
 }
 
 /*

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mpi.h: the MPI interface of libmsg (mpichan's MPI library).
+ *
+ * Handles are pointers to opaque library objects; the predefined ones
+ * (MPI_COMM_WORLD, MPI_INT, ...) are addresses of objects exported by
+ * the library, so they are link-time constants and stable across
+ * library versions.  Only calls the library implements are declared.
+ */
+#ifndef LIBMSG_MPI_H
+#define LIBMSG_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION		3
+#define MPI_SUBVERSION		1
+#define LIBMSG_MPI		1
+
+/* ---- Handles ------------------------------------------------------- */
+
+struct libmsg_comm;
+struct libmsg_datatype;
+struct libmsg_request;
+struct libmsg_errhandler;
+struct libmsg_message;
+
+typedef struct libmsg_comm *MPI_Comm;
+typedef struct libmsg_datatype *MPI_Datatype;
+typedef struct libmsg_request *MPI_Request;
+typedef struct libmsg_errhandler *MPI_Errhandler;
+typedef struct libmsg_message *MPI_Message;
+
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+
+typedef struct MPI_Status {
+	int MPI_SOURCE;
+	int MPI_TAG;
+	int MPI_ERROR;
+	int libmsg_cancelled;
+	long long libmsg_count;		/* bytes received */
+} MPI_Status;
+
+extern struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
+#define MPI_COMM_WORLD		(&libmsg_comm_world)
+#define MPI_COMM_SELF		(&libmsg_comm_self)
+#define MPI_COMM_NULL		((MPI_Comm)0)
+
+extern struct libmsg_errhandler libmsg_errors_are_fatal, libmsg_errors_return,
+	libmsg_errors_abort;
+#define MPI_ERRORS_ARE_FATAL	(&libmsg_errors_are_fatal)
+#define MPI_ERRORS_RETURN	(&libmsg_errors_return)
+#define MPI_ERRORS_ABORT	(&libmsg_errors_abort)
+#define MPI_ERRHANDLER_NULL	((MPI_Errhandler)0)
+
+#define MPI_REQUEST_NULL	((MPI_Request)0)
+#define MPI_MESSAGE_NULL	((MPI_Message)0)
+extern struct libmsg_message libmsg_message_no_proc;
+#define MPI_MESSAGE_NO_PROC	(&libmsg_message_no_proc)
+
+/* Basic datatypes. */
+#define LIBMSG_DT(name) extern struct libmsg_datatype libmsg_dt_##name
+LIBMSG_DT(char); LIBMSG_DT(signed_char); LIBMSG_DT(unsigned_char);
+LIBMSG_DT(byte); LIBMSG_DT(wchar); LIBMSG_DT(short);
+LIBMSG_DT(unsigned_short); LIBMSG_DT(int); LIBMSG_DT(unsigned);
+LIBMSG_DT(long); LIBMSG_DT(unsigned_long); LIBMSG_DT(long_long);
+LIBMSG_DT(unsigned_long_long); LIBMSG_DT(float); LIBMSG_DT(double);
+LIBMSG_DT(long_double); LIBMSG_DT(c_bool); LIBMSG_DT(int8_t);
+LIBMSG_DT(int16_t); LIBMSG_DT(int32_t); LIBMSG_DT(int64_t);
+LIBMSG_DT(uint8_t); LIBMSG_DT(uint16_t); LIBMSG_DT(uint32_t);
+LIBMSG_DT(uint64_t); LIBMSG_DT(aint); LIBMSG_DT(offset); LIBMSG_DT(count);
+LIBMSG_DT(c_float_complex); LIBMSG_DT(c_double_complex);
+LIBMSG_DT(c_long_double_complex); LIBMSG_DT(packed);
+LIBMSG_DT(float_int); LIBMSG_DT(double_int); LIBMSG_DT(long_int);
+LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
+#undef LIBMSG_DT
+
+#define MPI_DATATYPE_NULL	((MPI_Datatype)0)
+#define MPI_CHAR		(&libmsg_dt_char)
+#define MPI_SIGNED_CHAR		(&libmsg_dt_signed_char)
+#define MPI_UNSIGNED_CHAR	(&libmsg_dt_unsigned_char)
+#define MPI_BYTE		(&libmsg_dt_byte)
+#define MPI_WCHAR		(&libmsg_dt_wchar)
+#define MPI_SHORT		(&libmsg_dt_short)
+#define MPI_UNSIGNED_SHORT	(&libmsg_dt_unsigned_short)
+#define MPI_INT			(&libmsg_dt_int)
+#define MPI_UNSIGNED		(&libmsg_dt_unsigned)
+#define MPI_LONG		(&libmsg_dt_long)
+#define MPI_UNSIGNED_LONG	(&libmsg_dt_unsigned_long)
+#define MPI_LONG_LONG_INT	(&libmsg_dt_long_long)
+#define MPI_LONG_LONG		(&libmsg_dt_long_long)
+#define MPI_UNSIGNED_LONG_LONG	(&libmsg_dt_unsigned_long_long)
+#define MPI_FLOAT		(&libmsg_dt_float)
+#define MPI_DOUBLE		(&libmsg_dt_double)
+#define MPI_LONG_DOUBLE		(&libmsg_dt_long_double)
+#define MPI_C_BOOL		(&libmsg_dt_c_bool)
+#define MPI_INT8_T		(&libmsg_dt_int8_t)
+#define MPI_INT16_T		(&libmsg_dt_int16_t)
+#define MPI_INT32_T		(&libmsg_dt_int32_t)
+#define MPI_INT64_T		(&libmsg_dt_int64_t)
+#define MPI_UINT8_T		(&libmsg_dt_uint8_t)
+#define MPI_UINT16_T		(&libmsg_dt_uint16_t)
+#define MPI_UINT32_T		(&libmsg_dt_uint32_t)
+#define MPI_UINT64_T		(&libmsg_dt_uint64_t)
+#define MPI_AINT		(&libmsg_dt_aint)
+#define MPI_OFFSET		(&libmsg_dt_offset)
+#define MPI_COUNT		(&libmsg_dt_count)
+#define MPI_C_COMPLEX		(&libmsg_dt_c_float_complex)
+#define MPI_C_FLOAT_COMPLEX	(&libmsg_dt_c_float_complex)
+#define MPI_C_DOUBLE_COMPLEX	(&libmsg_dt_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&libmsg_dt_c_long_double_complex)
+#define MPI_PACKED		(&libmsg_dt_packed)
+#define MPI_FLOAT_INT		(&libmsg_dt_float_int)
+#define MPI_DOUBLE_INT		(&libmsg_dt_double_int)
+#define MPI_LONG_INT		(&libmsg_dt_long_int)
+#define MPI_2INT		(&libmsg_dt_2int)
+#define MPI_SHORT_INT		(&libmsg_dt_short_int)
+#define MPI_LONG_DOUBLE_INT	(&libmsg_dt_long_double_int)
+
+/* ---- Constants ---------------------------------------------------- */
+
+#define MPI_ANY_SOURCE		(-1)
+#define MPI_PROC_NULL		(-2)
+#define MPI_ROOT		(-3)
+#define MPI_ANY_TAG		(-1)
+#define MPI_UNDEFINED		(-32766)
+#define MPI_TAG_UB_VALUE	0x7fffffff
+
+#define MPI_STATUS_IGNORE	((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE	((MPI_Status *)0)
+
+#define MPI_MAX_PROCESSOR_NAME	256
+#define MPI_MAX_ERROR_STRING	256
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+#define MPI_BSEND_OVERHEAD	64
+
+#define MPI_THREAD_SINGLE	0
+#define MPI_THREAD_FUNNELED	1
+#define MPI_THREAD_SERIALIZED	2
+#define MPI_THREAD_MULTIPLE	3
+
+/* Attribute keys of MPI_Comm_get_attr on MPI_COMM_WORLD. */
+#define MPI_TAG_UB		0x64400001
+#define MPI_HOST		0x64400002
+#define MPI_IO			0x64400003
+#define MPI_WTIME_IS_GLOBAL	0x64400004
+
+/* Error classes. */
+#define MPI_SUCCESS		0
+#define MPI_ERR_BUFFER		1
+#define MPI_ERR_COUNT		2
+#define MPI_ERR_TYPE		3
+#define MPI_ERR_TAG		4
+#define MPI_ERR_COMM		5
+#define MPI_ERR_RANK		6
+#define MPI_ERR_REQUEST		7
+#define MPI_ERR_ROOT		8
+#define MPI_ERR_GROUP		9
+#define MPI_ERR_OP		10
+#define MPI_ERR_TOPOLOGY	11
+#define MPI_ERR_DIMS		12
+#define MPI_ERR_ARG		13
+#define MPI_ERR_UNKNOWN		14
+#define MPI_ERR_TRUNCATE	15
+#define MPI_ERR_OTHER		16
+#define MPI_ERR_INTERN		17
+#define MPI_ERR_IN_STATUS	18
+#define MPI_ERR_PENDING		19
+#define MPI_ERR_NO_MEM		34
+#define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
+#define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
+#define MPI_ERR_LASTCODE	76
+
+/* ---- Environment ---------------------------------------------------- */
+
+int MPI_Init(int *argc, char ***argv);
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Finalize(void);
+int MPI_Initialized(int *flag);
+int MPI_Finalized(int *flag);
+int MPI_Query_thread(int *provided);
+int MPI_Is_thread_main(int *flag);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+double MPI_Wtime(void);
+double MPI_Wtick(void);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+int MPI_Get_library_version(char *version, int *resultlen);
+
+/* ---- Errors ----------------------------------------------------------- */
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Error_class(int errorcode, int *errorclass);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/* ---- Communicators ---------------------------------------------------- */
+
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
+		      int *flag);
+
+/* ---- Datatypes -------------------------------------------------------- */
+
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
+			MPI_Aint *extent);
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
+		  int *count);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
+		     int *count);
+
+/* ---- Point-to-point --------------------------------------------------- */
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+	     int tag, MPI_Comm comm);
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm);
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
+	     int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
+	      int tag, MPI_Comm comm, MPI_Request *request);
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request array_of_requests[]);
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 int dest, int sendtag, void *recvbuf, int recvcount,
+		 MPI_Datatype recvtype, int source, int recvtag,
+		 MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+			 int dest, int sendtag, int source, int recvtag,
+			 MPI_Comm comm, MPI_Status *status);
+
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+	       MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+		MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
+	      MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
+	       MPI_Message *message, MPI_Request *request);
+
+/* ---- Completion ------------------------------------------------------- */
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request array_of_requests[],
+		MPI_Status array_of_statuses[]);
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+		MPI_Status array_of_statuses[]);
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index,
+		MPI_Status *status);
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index,
+		int *flag, MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[],
+		 int *outcount, int array_of_indices[],
+		 MPI_Status array_of_statuses[]);
+int MPI_Testsome(int incount, MPI_Request array_of_requests[],
+		 int *outcount, int array_of_indices[],
+		 MPI_Status array_of_statuses[]);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Request_get_status(MPI_Request request, int *flag,
+			   MPI_Status *status);
+int MPI_Cancel(MPI_Request *request);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBMSG_MPI_H */

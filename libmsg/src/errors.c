@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Error classes, their strings, and error handlers on communicators.
+ * Error codes are the classes themselves; the detail of the last error
+ * raised (which call, which argument) is kept and shown by
+ * MPI_Error_string for that class, and printed when a handler aborts.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lm.h"
+
+struct libmsg_errhandler libmsg_errors_are_fatal = { LM_MAGIC_ERRH, LM_ERRH_FATAL };
+struct libmsg_errhandler libmsg_errors_return = { LM_MAGIC_ERRH, LM_ERRH_RETURN };
+struct libmsg_errhandler libmsg_errors_abort = { LM_MAGIC_ERRH, LM_ERRH_ABORT };
+
+static const char *const class_names[MPI_ERR_LASTCODE] = {
+	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
+	[MPI_ERR_BUFFER] = "MPI_ERR_BUFFER: invalid buffer pointer",
+	[MPI_ERR_COUNT] = "MPI_ERR_COUNT: invalid count argument",
+	[MPI_ERR_TYPE] = "MPI_ERR_TYPE: invalid datatype",
+	[MPI_ERR_TAG] = "MPI_ERR_TAG: invalid tag",
+	[MPI_ERR_COMM] = "MPI_ERR_COMM: invalid communicator",
+	[MPI_ERR_RANK] = "MPI_ERR_RANK: invalid rank",
+	[MPI_ERR_REQUEST] = "MPI_ERR_REQUEST: invalid request",
+	[MPI_ERR_ROOT] = "MPI_ERR_ROOT: invalid root",
+	[MPI_ERR_GROUP] = "MPI_ERR_GROUP: invalid group",
+	[MPI_ERR_OP] = "MPI_ERR_OP: invalid reduction operation",
+	[MPI_ERR_TOPOLOGY] = "MPI_ERR_TOPOLOGY: invalid topology",
+	[MPI_ERR_DIMS] = "MPI_ERR_DIMS: invalid dimension argument",
+	[MPI_ERR_ARG] = "MPI_ERR_ARG: invalid argument",
+	[MPI_ERR_UNKNOWN] = "MPI_ERR_UNKNOWN: unknown error",
+	[MPI_ERR_TRUNCATE] = "MPI_ERR_TRUNCATE: message truncated",
+	[MPI_ERR_OTHER] = "MPI_ERR_OTHER: known error not in this list",
+	[MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal error",
+	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
+	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
+	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
+};
+
+static char last_detail[MPI_MAX_ERROR_STRING];
+static int last_class = -1;
+
+int lm_errno_class(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0:
+		return MPI_SUCCESS;
+	case ENOMEM:
+		return MPI_ERR_NO_MEM;
+	case EPIPE:
+	case ESRCH:
+		return MPI_ERR_PROC_FAILED;
+	case EFAULT:
+		return MPI_ERR_BUFFER;
+	default:
+		return MPI_ERR_OTHER;
+	}
+}
+
+void lm_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "libmsg: rank %d: ", lm.initialized ? (int)lm.job.rank : -1);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	_exit(1);
+}
+
+int lm_error(struct libmsg_comm *comm, const char *fn, int code,
+	     const char *fmt, ...)
+{
+	MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(last_detail, sizeof(last_detail), "%s: %s", fn, msg);
+	last_class = code;
+	if (!comm || comm->magic != LM_MAGIC_COMM)
+		comm = MPI_COMM_WORLD;
+	if (comm->magic == LM_MAGIC_COMM && comm->errh)
+		h = comm->errh;
+	if (h->kind == LM_ERRH_RETURN)
+		return code;
+	lm_fatal("%s: %s (%s)", fn, msg,
+		 code >= 0 && code < MPI_ERR_LASTCODE && class_names[code] ?
+		 class_names[code] : "unknown error class");
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
+	    !class_names[errorcode])
+		return lm_error(NULL, "MPI_Error_class", MPI_ERR_ARG,
+				"unknown error code %d", errorcode);
+	if (!errorclass)
+		return lm_error(NULL, "MPI_Error_class", MPI_ERR_ARG,
+				"errorclass is NULL");
+	*errorclass = errorcode;
+	return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+	int n;
+
+	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
+	    !class_names[errorcode])
+		return lm_error(NULL, "MPI_Error_string", MPI_ERR_ARG,
+				"unknown error code %d", errorcode);
+	if (!string || !resultlen)
+		return lm_error(NULL, "MPI_Error_string", MPI_ERR_ARG,
+				"string or resultlen is NULL");
+	if (errorcode == last_class)
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (last: %s)",
+			     class_names[errorcode], last_detail);
+	else
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+			     class_names[errorcode]);
+	if (n >= MPI_MAX_ERROR_STRING)
+		n = MPI_MAX_ERROR_STRING - 1;
+	*resultlen = n;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+	int err = lm_check_comm(comm, "MPI_Comm_set_errhandler");
+
+	if (err)
+		return err;
+	if (!errhandler || errhandler->magic != LM_MAGIC_ERRH)
+		return lm_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
+				"invalid error handler");
+	comm->errh = errhandler;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+	int err = lm_check_comm(comm, "MPI_Comm_get_errhandler");
+
+	if (err)
+		return err;
+	if (!errhandler)
+		return lm_error(comm, "MPI_Comm_get_errhandler", MPI_ERR_ARG,
+				"errhandler is NULL");
+	*errhandler = comm->errh;
+	return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+	if (!errhandler || !*errhandler || (*errhandler)->magic != LM_MAGIC_ERRH)
+		return lm_error(NULL, "MPI_Errhandler_free", MPI_ERR_ARG,
+				"invalid error handler");
+	/* The predefined handlers are never freed; the handle goes. */
+	*errhandler = MPI_ERRHANDLER_NULL;
+	return MPI_SUCCESS;
+}

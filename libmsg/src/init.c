@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The MPI environment: joining the job through a transport, the
+ * library's settings from the environment, leaving it, and the
+ * environment inquiry calls.
+ *
+ * Settings (environment variables):
+ *   MPICHAN_TRANSPORT  shm | mpichan: force a transport (default: the
+ *                      device when /dev/mpichan exists)
+ *   MPICHAN_WAIT       spin | sleep | hybrid (default): how a blocked
+ *                      call waits
+ *   MPICHAN_SPIN_US    hybrid: microseconds to spin before sleeping
+ *   MPICHAN_EAGER      largest message sent eagerly through the rings
+ *   MPICHAN_PULL_MAX   bytes of unmatched rendezvous data a blocked rank
+ *                      may copy to let their senders complete
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lm.h"
+
+struct lm_state lm;
+
+uint64_t lm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int lm_check_init(const char *fn)
+{
+	if (lm.initialized && !lm.finalized)
+		return MPI_SUCCESS;
+	fprintf(stderr, "libmsg: %s called %s\n", fn,
+		lm.finalized ? "after MPI_Finalize" : "before MPI_Init");
+	_exit(1);
+}
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		lm_fatal("%s=%s is not a number", name, s);
+	return v;
+}
+
+static void read_settings(void)
+{
+	const char *w = getenv("MPICHAN_WAIT");
+	uint64_t max = mpichan_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	lm.eager = (uint32_t)env_u64("MPICHAN_EAGER", 16384);
+	if (lm.eager > max)
+		lm.eager = (uint32_t)max;
+	if (!w || !*w || !strcmp(w, "hybrid"))
+		lm.wait_mode = LM_WAIT_HYBRID;
+	else if (!strcmp(w, "spin"))
+		lm.wait_mode = LM_WAIT_SPIN;
+	else if (!strcmp(w, "sleep"))
+		lm.wait_mode = LM_WAIT_SLEEP;
+	else
+		lm_fatal("MPICHAN_WAIT=%s: use spin, sleep or hybrid", w);
+	/* More ranks than CPUs: spinning only steals the CPU a peer needs. */
+	lm.spin_ns = 1000 * env_u64("MPICHAN_SPIN_US",
+				    ncpu > 0 && lm.job.nranks > (uint64_t)ncpu ?
+				    2 : 200);
+	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int err;
+
+	(void)argc;
+	(void)argv;
+	if (lm.initialized)
+		return lm_error(NULL, "MPI_Init", MPI_ERR_OTHER,
+				"MPI is already initialized");
+	if (lm_transport_pick_device()) {
+		lm.job.t = &lm_transport_mpichan;
+	} else {
+		lm.job.t = &lm_transport_shm;
+	}
+	err = lm.job.t->open(&lm.job);
+	if (err)
+		lm_fatal("MPI_Init: cannot join the job over %s: %s",
+			 lm.job.t->name, strerror(-err));
+	if (lm.job.t == &lm_transport_shm && lm.job.rank == 0)
+		fprintf(stderr, "libmsg: warning: %s not available; using the user-space shared-memory fallback (memfd, process_vm_readv)\n",
+			MPICHAN_DEVICE);
+	lm.pid = getpid();
+	read_settings();
+	lm.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE :
+		required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : required;
+	if (provided)
+		*provided = lm.thread_level;
+	err = lm_comm_init();
+	if (!err)
+		err = lm_progress_init();
+	if (err)
+		lm_fatal("MPI_Init: out of memory");
+	lm.initialized = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+	return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+/* Everybody reached MPI_Finalize: gather to rank 0 and release. */
+static void finalize_barrier(void)
+{
+	MPI_Comm w = MPI_COMM_WORLD;
+	struct libmsg_request *r;
+	int i, n = w->size;
+
+	if (n == 1)
+		return;
+	if (w->rank == 0) {
+		for (i = 1; i < n; i++) {
+			r = lm_req_alloc(LM_REQ_RECV);
+			r->comm = w; r->peer = i; r->wpeer = i; r->tag = 0;
+			r->ctx = w->ctx + 1;
+			lm_match_post(r);
+			lm_wait_one(r);
+			lm_req_release(r);
+		}
+		for (i = 1; i < n; i++) {
+			r = lm_req_alloc(LM_REQ_SEND);
+			r->comm = w; r->peer = i; r->wpeer = i; r->tag = 0;
+			r->ctx = w->ctx + 1;
+			lm_send_start(r);
+			lm_wait_one(r);
+			lm_req_release(r);
+		}
+	} else {
+		r = lm_req_alloc(LM_REQ_SEND);
+		r->comm = w; r->peer = 0; r->wpeer = 0; r->tag = 0;
+		r->ctx = w->ctx + 1;
+		lm_send_start(r);
+		lm_wait_one(r);
+		lm_req_release(r);
+		r = lm_req_alloc(LM_REQ_RECV);
+		r->comm = w; r->peer = 0; r->wpeer = 0; r->tag = 0;
+		r->ctx = w->ctx + 1;
+		lm_match_post(r);
+		lm_wait_one(r);
+		lm_req_release(r);
+	}
+}
+
+int MPI_Finalize(void)
+{
+	lm_check_init("MPI_Finalize");
+	/* Sends still queued or waiting for their receiver must finish. */
+	while (lm.npending || !cds_list_empty(&lm.inflight))
+		lm_progress_block();
+	finalize_barrier();
+	lm.job.t->finish(&lm.job);
+	lm_progress_fini();
+	lm_comm_fini();
+	lm.job.t->close(&lm.job);
+	lm.finalized = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag)
+{
+	if (!flag)
+		return lm_error(NULL, "MPI_Initialized", MPI_ERR_ARG, "flag is NULL");
+	*flag = lm.initialized;
+	return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+	if (!flag)
+		return lm_error(NULL, "MPI_Finalized", MPI_ERR_ARG, "flag is NULL");
+	*flag = lm.finalized;
+	return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int *provided)
+{
+	lm_check_init("MPI_Query_thread");
+	if (!provided)
+		return lm_error(NULL, "MPI_Query_thread", MPI_ERR_ARG, "provided is NULL");
+	*provided = lm.thread_level;
+	return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+	lm_check_init("MPI_Is_thread_main");
+	if (!flag)
+		return lm_error(NULL, "MPI_Is_thread_main", MPI_ERR_ARG, "flag is NULL");
+	*flag = getpid() == gettid();
+	return MPI_SUCCESS;
+}
+
+/*
+ * Ends this process with errorcode (1 for 0, so that the launcher sees
+ * a failure); the launcher then ends every other rank of the job.
+ */
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	(void)comm;
+	fflush(stdout);
+	fprintf(stderr, "libmsg: rank %d: MPI_Abort(errorcode %d)\n",
+		lm.initialized ? (int)lm.job.rank : -1, errorcode);
+	_exit(errorcode & 0xff ? errorcode & 0xff : 1);
+}
+
+double MPI_Wtime(void)
+{
+	return (double)lm_now_ns() * 1e-9;
+}
+
+double MPI_Wtick(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC, &ts) < 0)
+		return 1e-9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+	if (!name || !resultlen)
+		return lm_error(NULL, "MPI_Get_processor_name", MPI_ERR_ARG,
+				"name or resultlen is NULL");
+	if (gethostname(name, MPI_MAX_PROCESSOR_NAME) < 0)
+		strcpy(name, "localhost");
+	name[MPI_MAX_PROCESSOR_NAME - 1] = 0;
+	*resultlen = (int)strlen(name);
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+	if (!version || !subversion)
+		return lm_error(NULL, "MPI_Get_version", MPI_ERR_ARG,
+				"version or subversion is NULL");
+	*version = MPI_VERSION;
+	*subversion = MPI_SUBVERSION;
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+	if (!version || !resultlen)
+		return lm_error(NULL, "MPI_Get_library_version", MPI_ERR_ARG,
+				"version or resultlen is NULL");
+	*resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+			      "libmsg (mpichan) MPI %d.%d, transport %s",
+			      MPI_VERSION, MPI_SUBVERSION,
+			      lm.job.t ? lm.job.t->name : "none");
+	return MPI_SUCCESS;
+}

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lm.h: libmsg's internal objects and the interfaces between its
+ * layers (API and argument checks, requests and progress, matching,
+ * transports).  Nothing here is visible to MPI programs.
+ */
+#ifndef LIBMSG_LM_H
+#define LIBMSG_LM_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <urcu/list.h>
+
+#include "mpi.h"
+#include "transport.h"
+
+#define LM_MAGIC_COMM	0x434f4d4dU	/* "COMM" */
+#define LM_MAGIC_DT	0x44545950U	/* "DTYP" */
+#define LM_MAGIC_REQ	0x52455155U	/* "REQU" */
+#define LM_MAGIC_ERRH	0x45525248U	/* "ERRH" */
+#define LM_MAGIC_MSG	0x4d534721U	/* "MSG!" */
+
+/* ---- Protocol: message kinds in the rings --------------------------- */
+
+/*
+ * MPICHAN_MSG_DATA: an eager message; payload is the data.  The others
+ * (>= MPICHAN_MSG_USER) carry a struct below first.
+ */
+enum {
+	LM_MSG_EAGER_SYNC = MPICHAN_MSG_USER,	/* lm_sync, then data */
+	LM_MSG_RTS,		/* lm_rts: rendezvous request to send */
+	LM_MSG_FIN,		/* lm_ctl: receiver copied a rendezvous */
+	LM_MSG_ACK,		/* lm_ctl: a synchronous send was matched */
+	LM_MSG_CANCEL,		/* lm_ctl: sender withdraws an unmatched send */
+	LM_MSG_CANCEL_REPLY,	/* lm_ctl: status 1 = withdrawn */
+};
+
+struct lm_sync {
+	uint64_t sreq;		/* sender's request, echoed in the ACK */
+};
+
+#define LM_RTS_SYNC	(1U << 0)	/* Ssend: never pull before a match */
+
+struct lm_rts {
+	uint64_t size;		/* bytes of the message */
+	uint64_t addr;		/* where they are in the sender */
+	uint64_t sreq;		/* echoed in FIN */
+	uint32_t pid;		/* the sender's pid */
+	uint32_t flags;		/* LM_RTS_* */
+};
+
+struct lm_ctl {
+	uint64_t sreq;
+	int32_t status;		/* FIN: 0 or -errno of the copy; CANCEL_REPLY */
+	uint32_t pad;
+};
+
+/* ---- Objects --------------------------------------------------------- */
+
+struct libmsg_datatype {
+	uint32_t magic;
+	int size;		/* bytes; extent == size for the basic types */
+	const char *name;
+};
+
+struct libmsg_errhandler {
+	uint32_t magic;
+	int kind;		/* LM_ERRH_* */
+};
+
+enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT };
+
+/* Posted receives and unexpected messages of one context id. */
+struct lm_match {
+	uint32_t ctx;
+	struct cds_list_head posted;		/* libmsg_request.link */
+	struct cds_list_head unexpected;	/* libmsg_message.link */
+};
+
+struct libmsg_comm {
+	uint32_t magic;
+	int size;
+	int rank;
+	const int *world;	/* comm rank -> world rank; NULL: identity */
+	uint32_t ctx;		/* point-to-point; ctx + 1 is collective */
+	struct lm_match *p2p, *coll;
+	MPI_Errhandler errh;
+	const char *name;
+};
+
+/* An unexpected message, and what MPI_Mprobe hands out. */
+struct libmsg_message {
+	uint32_t magic;
+	uint16_t kind;		/* MPICHAN_MSG_DATA, LM_MSG_EAGER_SYNC, LM_MSG_RTS */
+	uint16_t pulled;	/* an RTS whose data was pulled into data[] */
+	int wsrc;		/* sender's world rank */
+	int tag;
+	uint32_t ctx;
+	struct cds_list_head link;
+	struct libmsg_comm *comm;	/* set by Mprobe */
+	uint64_t size;
+	struct lm_rts rts;	/* LM_MSG_RTS; rts.sreq also for EAGER_SYNC */
+	unsigned char *data;	/* eager payload or pulled data, owned */
+};
+
+enum { LM_REQ_SEND = 1, LM_REQ_RECV };
+enum { LM_MODE_STD, LM_MODE_SYNC, LM_MODE_BUFFERED, LM_MODE_READY };
+
+/* Where a send stands. */
+enum {
+	LM_S_NEW,	/* not yet in a ring */
+	LM_S_QUEUED,	/* waiting for ring space, on lm.pending[dst] */
+	LM_S_WAIT_FIN,	/* RTS sent */
+	LM_S_WAIT_ACK,	/* synchronous eager sent */
+	LM_S_DONE,
+};
+
+struct libmsg_request {
+	uint32_t magic;
+	uint8_t kind;		/* LM_REQ_* */
+	uint8_t mode;		/* LM_MODE_* */
+	uint8_t persistent;
+	uint8_t active;		/* started, not yet completed by Wait/Test */
+	uint8_t done;		/* the operation completed */
+	uint8_t freed;		/* the user let go: free on completion */
+	uint8_t cancel;		/* a cancel is in flight (sends) */
+	uint8_t internal;	/* no user handle: Bsend's real send */
+	int state;		/* sends: LM_S_* */
+	struct libmsg_comm *comm;
+	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */
+	int wpeer;		/* world rank, or MPI_ANY_SOURCE */
+	int tag;
+	uint32_t ctx;
+	void *buf;
+	int count;
+	struct libmsg_datatype *dt;
+	uint64_t bytes;		/* count * size */
+	MPI_Status status;
+	struct cds_list_head link;	/* posted queue, pending, inflight */
+	void *bbuf;		/* buffered sends: the copy in the attached buffer */
+	struct libmsg_message *msg;	/* Imrecv: the message to receive */
+};
+
+/* ---- Global state ------------------------------------------------------ */
+
+enum { LM_WAIT_HYBRID, LM_WAIT_SPIN, LM_WAIT_SLEEP };
+
+struct lm_state {
+	int initialized, finalized;
+	int thread_level;
+	struct lm_job job;
+	uint32_t eager;			/* largest eager payload */
+	int wait_mode;			/* LM_WAIT_* */
+	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
+	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
+	uint64_t pulled;		/* bytes pulled now */
+	struct cds_list_head *pending;	/* per destination: queued sends */
+	uint32_t npending;		/* sends queued in all of pending[] */
+	struct cds_list_head inflight;	/* sends waiting for FIN/ACK */
+	uint32_t dead_seen;		/* dead_count already handled */
+	uint8_t *dead;			/* per world rank: known dead */
+	pid_t pid;
+};
+
+extern struct lm_state lm;
+
+/* ---- errors.c -------------------------------------------------------- */
+
+/*
+ * Report error class `code` raised by MPI call `fn` on `comm` (NULL for
+ * calls without one: MPI_COMM_WORLD's handler applies).  Returns code
+ * when the handler lets the call return.
+ */
+int lm_error(struct libmsg_comm *comm, const char *fn, int code,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						   noreturn));
+int lm_errno_class(int err);
+
+/* ---- init.c ------------------------------------------------------------ */
+
+int lm_check_init(const char *fn);
+uint64_t lm_now_ns(void);
+
+/* ---- comm.c ------------------------------------------------------------ */
+
+int lm_comm_init(void);
+void lm_comm_fini(void);
+int lm_check_comm(MPI_Comm comm, const char *fn);
+struct lm_match *lm_match_get(uint32_t ctx);
+void lm_match_each(void (*fn)(struct lm_match *m, void *arg), void *arg);
+/* Comm rank of world rank w in comm, or -1. */
+int lm_comm_local(const struct libmsg_comm *comm, int w);
+static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
+{
+	return comm->world ? comm->world[r] : r;
+}
+
+/* ---- datatype.c ---------------------------------------------------------- */
+
+int lm_check_datatype(MPI_Datatype dt);
+
+/* ---- request.c ------------------------------------------------------------ */
+
+struct libmsg_request *lm_req_alloc(int kind);
+void lm_req_init(struct libmsg_request *req, int kind);
+void lm_req_release(struct libmsg_request *req);
+/* The operation is over: status set, a freed request is released. */
+void lm_req_complete(struct libmsg_request *req);
+int lm_check_request(MPI_Request req);
+int lm_wait_one(struct libmsg_request *req);
+
+/* ---- progress.c ------------------------------------------------------------ */
+
+int lm_progress_init(void);
+void lm_progress_fini(void);
+/* Poll once: returns non-zero if anything happened. */
+int lm_progress(void);
+/* One step of a blocking wait: progress, or spin/sleep when idle. */
+void lm_progress_block(void);
+/* Put a send into its ring or queue it (order is kept per destination). */
+void lm_send_start(struct libmsg_request *req);
+/* Send a protocol message (FIN, ACK, ...) to world rank dst. */
+void lm_send_ctl(int dst, uint16_t kind, uint64_t sreq, int32_t status);
+/* Withdraw a send; returns 1 when it was still unsent. */
+int lm_send_cancel(struct libmsg_request *req);
+
+/* ---- match.c -------------------------------------------------------------- */
+
+/* A message arrived from world rank src (called in ring order). */
+void lm_match_incoming(int src, const struct mpichan_msg *m);
+/* Post a receive: match it against the unexpected queue or queue it. */
+void lm_match_post(struct libmsg_request *req);
+/* Receive an Mprobe'd message into req. */
+void lm_match_deliver_msg(struct libmsg_request *req,
+			  struct libmsg_message *msg);
+/* First unexpected message matching (wsrc, tag) on m, or NULL. */
+struct libmsg_message *lm_match_find(struct lm_match *m, int wsrc, int tag);
+int lm_match_cancel_recv(struct libmsg_request *req);
+/* A sender withdraws its unmatched message: 1 if it was found. */
+int lm_match_withdraw(int src, uint64_t sreq);
+/* Blocked: copy unexpected rendezvous messages so their senders go on. */
+int lm_match_pull(void);
+/* A rank died: fail receives waiting for it alone. */
+void lm_match_peer_dead(int w);
+void lm_message_free(struct libmsg_message *msg);
+void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
+		   int tag, uint64_t bytes, int err);
+
+/* ---- p2p.c ---------------------------------------------------------------- */
+
+int lm_check_buffer(const void *buf, int count, const char *fn,
+		    struct libmsg_comm *comm);
+void lm_bsend_release(struct libmsg_request *req);
+
+#endif /* LIBMSG_LM_H */

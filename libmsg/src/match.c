@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Matching: per context id, the receives posted and the messages that
+ * arrived before their receive.  This is the one place that decides
+ * match order for a receiver: the progress engine hands every eager
+ * message and every rendezvous request (RTS) here in ring order, and
+ * one sender's messages share one ring, so two messages of one sender
+ * that both match a receive are matched in the order they were sent,
+ * whatever their sizes.
+ *
+ * A rendezvous is completed by the receiver: it copies the data once
+ * from the sender (the transport's copy_from) and sends FIN back.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lm.h"
+
+/* Context ids a peer may name; the queues table grows up to this. */
+#define LM_MAX_CTX	(1U << 16)
+
+void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
+		   int tag, uint64_t bytes, int err)
+{
+	st->MPI_SOURCE = comm && wsrc >= 0 ? lm_comm_local(comm, wsrc) : wsrc;
+	st->MPI_TAG = tag;
+	st->MPI_ERROR = err;
+	st->libmsg_cancelled = 0;
+	st->libmsg_count = (long long)bytes;
+}
+
+static int recv_matches(const struct libmsg_request *req, int wsrc, int tag)
+{
+	return (req->wpeer == MPI_ANY_SOURCE || req->wpeer == wsrc) &&
+		(req->tag == MPI_ANY_TAG || req->tag == tag);
+}
+
+static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
+			 const void *data, uint64_t len)
+{
+	uint64_t n = len < req->bytes ? len : req->bytes;
+
+	if (n)
+		memcpy(req->buf, data, n);
+	lm_status_set(&req->status, req->comm, wsrc, tag, n,
+		      len > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+	lm_req_complete(req);
+}
+
+/* The rendezvous: one copy from the sender, then FIN. */
+static void deliver_rts(struct libmsg_request *req, int wsrc, int tag,
+			const struct lm_rts *rts)
+{
+	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
+	int err = 0, cls;
+
+	if (n)
+		err = lm.job.t->copy_from(&lm.job, (pid_t)rts->pid, rts->addr,
+					  req->buf, n);
+	lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
+	cls = err ? lm_errno_class(err) :
+		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);
+	lm_req_complete(req);
+}
+
+void lm_message_free(struct libmsg_message *msg)
+{
+	if (msg->pulled)
+		lm.pulled -= msg->size;
+	free(msg->data);
+	msg->magic = 0;
+	free(msg);
+}
+
+void lm_match_deliver_msg(struct libmsg_request *req,
+			  struct libmsg_message *msg)
+{
+	if (msg->kind == LM_MSG_RTS && !msg->pulled) {
+		deliver_rts(req, msg->wsrc, msg->tag, &msg->rts);
+	} else {
+		if (msg->kind == LM_MSG_EAGER_SYNC)
+			lm_send_ctl(msg->wsrc, LM_MSG_ACK, msg->rts.sreq, 0);
+		deliver_data(req, msg->wsrc, msg->tag, msg->data, msg->size);
+	}
+	lm_message_free(msg);
+}
+
+void lm_match_incoming(int src, const struct mpichan_msg *m)
+{
+	const unsigned char *p = (const unsigned char *)(m + 1);
+	struct libmsg_request *req;
+	struct libmsg_message *msg;
+	struct lm_match *q;
+	struct lm_rts rts;
+	uint64_t size = m->len;
+
+	memset(&rts, 0, sizeof(rts));
+	if (m->kind == LM_MSG_EAGER_SYNC) {
+		if (m->len < sizeof(struct lm_sync))
+			lm_fatal("protocol error: short message from rank %d", src);
+		memcpy(&rts.sreq, p, sizeof(rts.sreq));
+		p += sizeof(struct lm_sync);
+		size -= sizeof(struct lm_sync);
+	} else if (m->kind == LM_MSG_RTS) {
+		if (m->len < sizeof(rts))
+			lm_fatal("protocol error: short message from rank %d", src);
+		memcpy(&rts, p, sizeof(rts));
+		size = rts.size;
+	}
+	if (m->context >= LM_MAX_CTX || m->tag < 0)
+		lm_fatal("protocol error: context %u tag %d from rank %d",
+			 m->context, m->tag, src);
+	q = lm_match_get(m->context);
+	if (!q)
+		lm_fatal("out of memory");
+
+	cds_list_for_each_entry(req, &q->posted, link) {
+		if (!recv_matches(req, src, m->tag))
+			continue;
+		cds_list_del(&req->link);
+		if (m->kind == LM_MSG_RTS) {
+			deliver_rts(req, src, m->tag, &rts);
+		} else {
+			if (m->kind == LM_MSG_EAGER_SYNC)
+				lm_send_ctl(src, LM_MSG_ACK, rts.sreq, 0);
+			deliver_data(req, src, m->tag, p, size);
+		}
+		return;
+	}
+
+	msg = calloc(1, sizeof(*msg));
+	if (!msg || (m->kind != LM_MSG_RTS && size &&
+		     !(msg->data = malloc(size))))
+		lm_fatal("out of memory for an unexpected message");
+	msg->magic = LM_MAGIC_MSG;
+	msg->kind = m->kind;
+	msg->wsrc = src;
+	msg->tag = m->tag;
+	msg->ctx = m->context;
+	msg->size = size;
+	msg->rts = rts;
+	if (m->kind != LM_MSG_RTS && size)
+		memcpy(msg->data, p, size);
+	cds_list_add_tail(&msg->link, &q->unexpected);
+}
+
+struct libmsg_message *lm_match_find(struct lm_match *q, int wsrc, int tag)
+{
+	struct libmsg_message *msg;
+
+	cds_list_for_each_entry(msg, &q->unexpected, link)
+		if ((wsrc == MPI_ANY_SOURCE || wsrc == msg->wsrc) &&
+		    (tag == MPI_ANY_TAG || tag == msg->tag))
+			return msg;
+	return NULL;
+}
+
+void lm_match_post(struct libmsg_request *req)
+{
+	struct lm_match *q = lm_match_get(req->ctx);
+	struct libmsg_message *msg;
+
+	req->done = 0;
+	if (!q)
+		lm_fatal("out of memory");
+	msg = lm_match_find(q, req->wpeer, req->tag);
+	if (msg) {
+		cds_list_del(&msg->link);
+		lm_match_deliver_msg(req, msg);
+		return;
+	}
+	cds_list_add_tail(&req->link, &q->posted);
+}
+
+int lm_match_cancel_recv(struct libmsg_request *req)
+{
+	if (req->done || req->msg)
+		return 0;
+	cds_list_del(&req->link);
+	lm_status_set(&req->status, NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0,
+		      MPI_SUCCESS);
+	req->status.libmsg_cancelled = 1;
+	lm_req_complete(req);
+	return 1;
+}
+
+struct withdraw {
+	int src;
+	uint64_t sreq;
+	int found;
+};
+
+static void withdraw_in(struct lm_match *q, void *arg)
+{
+	struct withdraw *w = arg;
+	struct libmsg_message *msg;
+
+	if (w->found)
+		return;
+	cds_list_for_each_entry(msg, &q->unexpected, link) {
+		if (msg->wsrc != w->src || msg->kind == MPICHAN_MSG_DATA ||
+		    msg->pulled || msg->rts.sreq != w->sreq)
+			continue;
+		cds_list_del(&msg->link);
+		lm_message_free(msg);
+		w->found = 1;
+		return;
+	}
+}
+
+int lm_match_withdraw(int src, uint64_t sreq)
+{
+	struct withdraw w = { src, sreq, 0 };
+
+	lm_match_each(withdraw_in, &w);
+	return w.found;
+}
+
+static void pull_in(struct lm_match *q, void *arg)
+{
+	struct libmsg_message *msg;
+	int *pulled = arg, err;
+
+	cds_list_for_each_entry(msg, &q->unexpected, link) {
+		if (msg->kind != LM_MSG_RTS || msg->pulled ||
+		    (msg->rts.flags & LM_RTS_SYNC) ||
+		    lm.pulled + msg->size > lm.pull_max)
+			continue;
+		msg->data = malloc(msg->size ? msg->size : 1);
+		if (!msg->data)
+			return;
+		err = lm.job.t->copy_from(&lm.job, (pid_t)msg->rts.pid,
+					  msg->rts.addr, msg->data, msg->size);
+		if (err) {
+			/* Leave it: the receive will see the error. */
+			free(msg->data);
+			msg->data = NULL;
+			continue;
+		}
+		lm_send_ctl(msg->wsrc, LM_MSG_FIN, msg->rts.sreq, 0);
+		msg->pulled = 1;
+		lm.pulled += msg->size;
+		(*pulled)++;
+	}
+}
+
+/*
+ * Copy the data of unmatched rendezvous messages (not synchronous ones)
+ * so that their senders complete: two ranks that both block in a large
+ * MPI_Send to each other then both go on.  Bounded by MPICHAN_PULL_MAX.
+ */
+int lm_match_pull(void)
+{
+	int pulled = 0;
+
+	lm_match_each(pull_in, &pulled);
+	return pulled;
+}
+
+static void peer_dead_in(struct lm_match *q, void *arg)
+{
+	struct libmsg_request *req, *t;
+	int w = *(int *)arg;
+
+	cds_list_for_each_entry_safe(req, t, &q->posted, link) {
+		if (req->wpeer != w)
+			continue;
+		cds_list_del(&req->link);
+		lm_status_set(&req->status, req->comm, w, MPI_ANY_TAG, 0,
+			      MPI_ERR_PROC_FAILED);
+		lm_req_complete(req);
+	}
+}
+
+void lm_match_peer_dead(int w)
+{
+	lm_match_each(peer_dead_in, &w);
+}

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Point-to-point calls: argument checks, then requests handed to the
+ * progress engine (sends) or to matching (receives).  Blocking calls
+ * keep their request on the stack.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lm.h"
+
+int lm_bsend_start(struct libmsg_request *req, const char *fn);
+
+int lm_check_buffer(const void *buf, int count, const char *fn,
+		    struct libmsg_comm *comm)
+{
+	if (!buf && count > 0)
+		return lm_error(comm, fn, MPI_ERR_BUFFER,
+				"buffer is NULL for %d element(s)", count);
+	return MPI_SUCCESS;
+}
+
+static int check_common(const char *fn, const void *buf, int count,
+			MPI_Datatype dt, MPI_Comm comm)
+{
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (count < 0)
+		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
+	if (lm_check_datatype(dt))
+		return lm_error(comm, fn, MPI_ERR_TYPE, "invalid datatype");
+	return lm_check_buffer(buf, count, fn, comm);
+}
+
+static int check_send(const char *fn, const void *buf, int count,
+		      MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+	int err = check_common(fn, buf, count, dt, comm);
+
+	if (err)
+		return err;
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size))
+		return lm_error(comm, fn, MPI_ERR_RANK,
+				"destination %d (communicator has %d ranks)",
+				dest, comm->size);
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
+	return MPI_SUCCESS;
+}
+
+static int check_recv(const char *fn, const void *buf, int count,
+		      MPI_Datatype dt, int source, int tag, MPI_Comm comm)
+{
+	int err = check_common(fn, buf, count, dt, comm);
+
+	if (err)
+		return err;
+	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
+	    (source < 0 || source >= comm->size))
+		return lm_error(comm, fn, MPI_ERR_RANK,
+				"source %d (communicator has %d ranks)",
+				source, comm->size);
+	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
+		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
+	return MPI_SUCCESS;
+}
+
+static void fill(struct libmsg_request *r, const void *buf, int count,
+		 MPI_Datatype dt, int peer, int tag, MPI_Comm comm, int mode)
+{
+	r->buf = (void *)buf;
+	r->count = count;
+	r->dt = dt;
+	r->bytes = (uint64_t)count * (uint64_t)dt->size;
+	r->peer = peer;
+	r->wpeer = peer < 0 ? peer : lm_comm_world(comm, peer);
+	r->tag = tag;
+	r->comm = comm;
+	r->ctx = comm->ctx;
+	r->mode = (uint8_t)mode;
+}
+
+/* Start a send request (fresh or persistent) in its mode. */
+static int send_begin(struct libmsg_request *r, const char *fn)
+{
+	if (r->mode == LM_MODE_BUFFERED)
+		return lm_bsend_start(r, fn);
+	lm_send_start(r);
+	return MPI_SUCCESS;
+}
+
+static void recv_begin(struct libmsg_request *r)
+{
+	if (r->peer == MPI_PROC_NULL) {
+		lm_status_set(&r->status, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0,
+			      MPI_SUCCESS);
+		lm_req_complete(r);
+		return;
+	}
+	lm_match_post(r);
+}
+
+static int blocking_send(const char *fn, const void *buf, int count,
+			 MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+			 int mode)
+{
+	struct libmsg_request r;
+	int err = check_send(fn, buf, count, dt, dest, tag, comm);
+
+	if (err)
+		return err;
+	lm_req_init(&r, LM_REQ_SEND);
+	fill(&r, buf, count, dt, dest, tag, comm, mode);
+	err = send_begin(&r, fn);
+	if (err)
+		return err;
+	err = lm_wait_one(&r);
+	if (err)
+		return lm_error(comm, fn, err, "send to rank %d failed", dest);
+	return MPI_SUCCESS;
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
+	     int tag, MPI_Comm comm)
+{
+	return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm,
+			     LM_MODE_STD);
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm,
+			     LM_MODE_SYNC);
+}
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return blocking_send("MPI_Bsend", buf, count, datatype, dest, tag, comm,
+			     LM_MODE_BUFFERED);
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm,
+			     LM_MODE_READY);
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
+	     int tag, MPI_Comm comm, MPI_Status *status)
+{
+	struct libmsg_request r;
+	int err = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm);
+
+	if (err)
+		return err;
+	lm_req_init(&r, LM_REQ_RECV);
+	fill(&r, buf, count, datatype, source, tag, comm, LM_MODE_STD);
+	recv_begin(&r);
+	err = lm_wait_one(&r);
+	if (status)
+		*status = r.status;
+	if (err)
+		return lm_error(comm, "MPI_Recv", err, "receive from rank %d: %s",
+				r.status.MPI_SOURCE,
+				err == MPI_ERR_TRUNCATE ? "message longer than the buffer" :
+				"failed");
+	return MPI_SUCCESS;
+}
+
+static int nonblocking_send(const char *fn, const void *buf, int count,
+			    MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+			    int mode, int persistent, MPI_Request *request)
+{
+	struct libmsg_request *r;
+	int err = check_send(fn, buf, count, dt, dest, tag, comm);
+
+	if (err)
+		return err;
+	if (!request)
+		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
+	r = lm_req_alloc(LM_REQ_SEND);
+	fill(r, buf, count, dt, dest, tag, comm, mode);
+	if (persistent) {
+		r->persistent = 1;
+		r->active = 0;
+		*request = r;
+		return MPI_SUCCESS;
+	}
+	err = send_begin(r, fn);
+	if (err) {
+		lm_req_release(r);
+		return err;
+	}
+	*request = r;
+	return MPI_SUCCESS;
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag,
+				comm, LM_MODE_STD, 0, request);
+}
+
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag,
+				comm, LM_MODE_SYNC, 0, request);
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Ibsend", buf, count, datatype, dest, tag,
+				comm, LM_MODE_BUFFERED, 0, request);
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag,
+				comm, LM_MODE_READY, 0, request);
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Send_init", buf, count, datatype, dest,
+				tag, comm, LM_MODE_STD, 1, request);
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Ssend_init", buf, count, datatype, dest,
+				tag, comm, LM_MODE_SYNC, 1, request);
+}
+
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Bsend_init", buf, count, datatype, dest,
+				tag, comm, LM_MODE_BUFFERED, 1, request);
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send("MPI_Rsend_init", buf, count, datatype, dest,
+				tag, comm, LM_MODE_READY, 1, request);
+}
+
+static int nonblocking_recv(const char *fn, void *buf, int count,
+			    MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+			    int persistent, MPI_Request *request)
+{
+	struct libmsg_request *r;
+	int err = check_recv(fn, buf, count, dt, source, tag, comm);
+
+	if (err)
+		return err;
+	if (!request)
+		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
+	r = lm_req_alloc(LM_REQ_RECV);
+	fill(r, buf, count, dt, source, tag, comm, LM_MODE_STD);
+	*request = r;
+	if (persistent) {
+		r->persistent = 1;
+		r->active = 0;
+	} else {
+		recv_begin(r);
+	}
+	return MPI_SUCCESS;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
+	      int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_recv("MPI_Irecv", buf, count, datatype, source, tag,
+				comm, 0, request);
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_recv("MPI_Recv_init", buf, count, datatype, source,
+				tag, comm, 1, request);
+}
+
+static int start_one(MPI_Request r, const char *fn)
+{
+	if (!r || r->magic != LM_MAGIC_REQ || !r->persistent)
+		return lm_error(NULL, fn, MPI_ERR_REQUEST,
+				"not a persistent request");
+	if (r->active)
+		return lm_error(r->comm, fn, MPI_ERR_REQUEST,
+				"request is already active");
+	r->active = 1;
+	r->done = 0;
+	r->cancel = 0;
+	r->status.libmsg_cancelled = 0;
+	r->status.MPI_ERROR = MPI_SUCCESS;
+	if (r->kind == LM_REQ_RECV) {
+		recv_begin(r);
+		return MPI_SUCCESS;
+	}
+	return send_begin(r, fn);
+}
+
+int MPI_Start(MPI_Request *request)
+{
+	lm_check_init("MPI_Start");
+	if (!request)
+		return lm_error(NULL, "MPI_Start", MPI_ERR_REQUEST, "request is NULL");
+	return start_one(*request, "MPI_Start");
+}
+
+int MPI_Startall(int count, MPI_Request reqs[])
+{
+	int i, err;
+
+	lm_check_init("MPI_Startall");
+	if (count < 0)
+		return lm_error(NULL, "MPI_Startall", MPI_ERR_COUNT,
+				"count %d is negative", count);
+	if (count && !reqs)
+		return lm_error(NULL, "MPI_Startall", MPI_ERR_REQUEST,
+				"array of requests is NULL");
+	for (i = 0; i < count; i++)
+		if ((err = start_one(reqs[i], "MPI_Startall")))
+			return err;
+	return MPI_SUCCESS;
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 int dest, int sendtag, void *recvbuf, int recvcount,
+		 MPI_Datatype recvtype, int source, int recvtag,
+		 MPI_Comm comm, MPI_Status *status)
+{
+	struct libmsg_request s, r;
+	int err;
+
+	err = check_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest,
+			 sendtag, comm);
+	if (!err)
+		err = check_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype,
+				 source, recvtag, comm);
+	if (err)
+		return err;
+	lm_req_init(&r, LM_REQ_RECV);
+	fill(&r, recvbuf, recvcount, recvtype, source, recvtag, comm, LM_MODE_STD);
+	recv_begin(&r);
+	lm_req_init(&s, LM_REQ_SEND);
+	fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm, LM_MODE_STD);
+	lm_send_start(&s);
+	lm_wait_one(&s);
+	lm_wait_one(&r);
+	if (status)
+		*status = r.status;
+	if (s.status.MPI_ERROR)
+		return lm_error(comm, "MPI_Sendrecv", s.status.MPI_ERROR,
+				"send to rank %d failed", dest);
+	if (r.status.MPI_ERROR)
+		return lm_error(comm, "MPI_Sendrecv", r.status.MPI_ERROR,
+				"receive from rank %d failed", r.status.MPI_SOURCE);
+	return MPI_SUCCESS;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+			 int dest, int sendtag, int source, int recvtag,
+			 MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st;
+	void *tmp;
+	size_t bytes;
+	int err;
+
+	err = check_send("MPI_Sendrecv_replace", buf, count, datatype, dest,
+			 sendtag, comm);
+	if (!err)
+		err = check_recv("MPI_Sendrecv_replace", buf, count, datatype,
+				 source, recvtag, comm);
+	if (err)
+		return err;
+	bytes = (size_t)count * (size_t)datatype->size;
+	tmp = malloc(bytes ? bytes : 1);
+	if (!tmp)
+		return lm_error(comm, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM,
+				"no memory for %zu bytes", bytes);
+	err = MPI_Sendrecv(buf, count, datatype, dest, sendtag, tmp, count,
+			   datatype, source, recvtag, comm, &st);
+	if (st.libmsg_count > 0)
+		memcpy(buf, tmp, (size_t)st.libmsg_count);
+	free(tmp);
+	if (status)
+		*status = st;
+	return err;
+}

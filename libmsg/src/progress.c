@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The progress engine: drains the incoming rings in order (each
+ * message goes to match.c, or completes a send), pushes sends that
+ * found their ring full, notices dead ranks, and decides how a blocked
+ * call waits (MPICHAN_WAIT: spin, sleep, or spin then sleep).
+ *
+ * Sends to one destination leave in the order they were started: once
+ * one is queued for ring space, every later one queues behind it.
+ * Protocol replies (FIN, ACK, cancel) have their own queue: they match
+ * nothing and may pass queued data.
+ */
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lm.h"
+
+/* A protocol message waiting for ring space. */
+struct lm_ctl_out {
+	struct cds_list_head link;
+	uint16_t kind;
+	struct lm_ctl ctl;
+};
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	__asm__ __volatile__("" ::: "memory")
+#endif
+
+static struct cds_list_head *pend_ctl;	/* per destination */
+static uint64_t idle_since;
+static unsigned int idle_polls;
+static int idle_pulled;
+
+int lm_progress_init(void)
+{
+	uint32_t i, n = lm.job.nranks;
+
+	lm.pending = calloc(n, sizeof(*lm.pending));
+	pend_ctl = calloc(n, sizeof(*pend_ctl));
+	lm.dead = calloc(n, 1);
+	if (!lm.pending || !pend_ctl || !lm.dead)
+		return -1;
+	for (i = 0; i < n; i++) {
+		CDS_INIT_LIST_HEAD(&lm.pending[i]);
+		CDS_INIT_LIST_HEAD(&pend_ctl[i]);
+	}
+	CDS_INIT_LIST_HEAD(&lm.inflight);
+	lm.npending = 0;
+	return 0;
+}
+
+void lm_progress_fini(void)
+{
+	struct lm_ctl_out *c, *t;
+	uint32_t i;
+
+	for (i = 0; i < lm.job.nranks; i++)
+		cds_list_for_each_entry_safe(c, t, &pend_ctl[i], link)
+			free(c);
+	free(lm.pending);
+	free(pend_ctl);
+	free(lm.dead);
+	lm.pending = NULL;
+	pend_ctl = NULL;
+	lm.dead = NULL;
+}
+
+static void ring_broken(int peer, int err)
+{
+	lm_fatal("ring with rank %d is corrupt (%s)", peer, strerror(-err));
+}
+
+static void send_done(struct libmsg_request *req, int err)
+{
+	req->state = LM_S_DONE;
+	req->status.MPI_SOURCE = req->peer;
+	req->status.MPI_TAG = req->tag;
+	req->status.MPI_ERROR = err;
+	req->status.libmsg_count = (long long)req->bytes;
+	lm_req_complete(req);
+}
+
+/* Try to put a send into its ring: 0, or -EAGAIN when it is full. */
+static int send_try(struct libmsg_request *req)
+{
+	const struct mpichan_ep *ep = &lm.job.ep;
+	uint32_t dst = (uint32_t)req->wpeer;
+	struct lm_sync sync;
+	struct lm_rts rts;
+	int err, next;
+
+	if (req->bytes <= lm.eager) {
+		if (req->mode == LM_MODE_SYNC) {
+			sync.sreq = (uintptr_t)req;
+			err = mpichan_ring_send2(ep, dst, LM_MSG_EAGER_SYNC,
+						 req->tag, req->ctx, &sync,
+						 sizeof(sync), req->buf,
+						 (uint32_t)req->bytes);
+			next = LM_S_WAIT_ACK;
+		} else {
+			err = mpichan_ring_send(ep, dst, MPICHAN_MSG_DATA,
+						req->tag, req->ctx, req->buf,
+						(uint32_t)req->bytes);
+			next = LM_S_DONE;
+		}
+	} else {
+		memset(&rts, 0, sizeof(rts));
+		rts.size = req->bytes;
+		rts.addr = (uintptr_t)req->buf;
+		rts.sreq = (uintptr_t)req;
+		rts.pid = (uint32_t)lm.pid;
+		rts.flags = req->mode == LM_MODE_SYNC ? LM_RTS_SYNC : 0;
+		err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag, req->ctx,
+					&rts, sizeof(rts));
+		next = LM_S_WAIT_FIN;
+	}
+	if (err == -EAGAIN)
+		return err;
+	if (err)
+		ring_broken((int)dst, err);
+	lm_notify(&lm.job, dst);
+	if (next == LM_S_DONE) {
+		send_done(req, MPI_SUCCESS);
+	} else {
+		req->state = next;
+		cds_list_add_tail(&req->link, &lm.inflight);
+	}
+	return 0;
+}
+
+void lm_send_start(struct libmsg_request *req)
+{
+	int dst = req->wpeer;
+
+	req->done = 0;
+	req->state = LM_S_NEW;
+	if (req->peer == MPI_PROC_NULL) {
+		req->state = LM_S_DONE;
+		lm_status_set(&req->status, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0,
+			      MPI_SUCCESS);
+		lm_req_complete(req);
+		return;
+	}
+	if (lm.dead[dst]) {
+		send_done(req, MPI_ERR_PROC_FAILED);
+		return;
+	}
+	if (cds_list_empty(&lm.pending[dst]) && send_try(req) == 0)
+		return;
+	req->state = LM_S_QUEUED;
+	cds_list_add_tail(&req->link, &lm.pending[dst]);
+	lm.npending++;
+}
+
+static int ctl_try(int dst, uint16_t kind, const struct lm_ctl *ctl)
+{
+	int err = mpichan_ring_send(&lm.job.ep, (uint32_t)dst, kind, 0, 0, ctl,
+				    sizeof(*ctl));
+
+	if (err == -EAGAIN)
+		return err;
+	if (err)
+		ring_broken(dst, err);
+	lm_notify(&lm.job, (uint32_t)dst);
+	return 0;
+}
+
+void lm_send_ctl(int dst, uint16_t kind, uint64_t sreq, int32_t status)
+{
+	struct lm_ctl ctl = { .sreq = sreq, .status = status, .pad = 0 };
+	struct lm_ctl_out *c;
+
+	if (lm.dead[dst])
+		return;
+	if (cds_list_empty(&pend_ctl[dst]) && ctl_try(dst, kind, &ctl) == 0)
+		return;
+	c = malloc(sizeof(*c));
+	if (!c)
+		lm_fatal("out of memory queueing a protocol message");
+	c->kind = kind;
+	c->ctl = ctl;
+	cds_list_add_tail(&c->link, &pend_ctl[dst]);
+	lm.npending++;
+}
+
+int lm_send_cancel(struct libmsg_request *req)
+{
+	switch (req->state) {
+	case LM_S_QUEUED:
+		cds_list_del(&req->link);
+		lm.npending--;
+		req->status.libmsg_cancelled = 1;
+		send_done(req, MPI_SUCCESS);
+		return 1;
+	case LM_S_WAIT_FIN:
+	case LM_S_WAIT_ACK:
+		if (!req->cancel) {
+			req->cancel = 1;
+			lm_send_ctl(req->wpeer, LM_MSG_CANCEL, (uintptr_t)req, 0);
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Push what waits for ring space; returns non-zero if something left. */
+static int flush_pending(void)
+{
+	struct libmsg_request *req, *rt;
+	struct lm_ctl_out *c, *ct;
+	uint32_t dst;
+	int did = 0;
+
+	for (dst = 0; dst < lm.job.nranks && lm.npending; dst++) {
+		cds_list_for_each_entry_safe(c, ct, &pend_ctl[dst], link) {
+			if (ctl_try((int)dst, c->kind, &c->ctl))
+				break;
+			cds_list_del(&c->link);
+			free(c);
+			lm.npending--;
+			did = 1;
+		}
+		cds_list_for_each_entry_safe(req, rt, &lm.pending[dst], link) {
+			cds_list_del(&req->link);
+			lm.npending--;
+			if (send_try(req)) {
+				cds_list_add(&req->link, &lm.pending[dst]);
+				lm.npending++;
+				break;
+			}
+			did = 1;
+		}
+	}
+	return did;
+}
+
+/* A FIN or ACK: the receiver has the message. */
+static void send_matched(struct libmsg_request *req, int32_t status)
+{
+	if (req->magic != LM_MAGIC_REQ || req->kind != LM_REQ_SEND ||
+	    (req->state != LM_S_WAIT_FIN && req->state != LM_S_WAIT_ACK))
+		lm_fatal("protocol error: completion for an unknown send");
+	cds_list_del(&req->link);
+	req->status.MPI_ERROR = status ? lm_errno_class(status) : MPI_SUCCESS;
+	if (req->cancel) {
+		/* The cancel's reply is still coming: complete on it. */
+		req->state = LM_S_DONE;
+		return;
+	}
+	send_done(req, req->status.MPI_ERROR);
+}
+
+static void cancel_reply(struct libmsg_request *req, int32_t withdrawn)
+{
+	if (req->magic != LM_MAGIC_REQ || !req->cancel)
+		lm_fatal("protocol error: cancel reply for an unknown send");
+	req->cancel = 0;
+	if (req->state == LM_S_DONE) {
+		send_done(req, req->status.MPI_ERROR);
+	} else if (withdrawn) {
+		cds_list_del(&req->link);
+		req->status.libmsg_cancelled = 1;
+		send_done(req, MPI_SUCCESS);
+	}
+}
+
+static void dispatch(int src, const struct mpichan_msg *m)
+{
+	struct lm_ctl ctl;
+
+	switch (m->kind) {
+	case MPICHAN_MSG_DATA:
+	case LM_MSG_EAGER_SYNC:
+	case LM_MSG_RTS:
+		lm_match_incoming(src, m);
+		return;
+	case LM_MSG_FIN:
+	case LM_MSG_ACK:
+	case LM_MSG_CANCEL:
+	case LM_MSG_CANCEL_REPLY:
+		break;
+	default:
+		lm_fatal("protocol error: message kind %#x from rank %d",
+			 m->kind, src);
+	}
+	if (m->len < sizeof(ctl))
+		lm_fatal("protocol error: short message from rank %d", src);
+	memcpy(&ctl, m + 1, sizeof(ctl));
+	switch (m->kind) {
+	case LM_MSG_FIN:
+	case LM_MSG_ACK:
+		send_matched((struct libmsg_request *)(uintptr_t)ctl.sreq,
+			     ctl.status);
+		break;
+	case LM_MSG_CANCEL:
+		lm_send_ctl(src, LM_MSG_CANCEL_REPLY, ctl.sreq,
+			    lm_match_withdraw(src, ctl.sreq));
+		break;
+	case LM_MSG_CANCEL_REPLY:
+		cancel_reply((struct libmsg_request *)(uintptr_t)ctl.sreq,
+			     ctl.status);
+		break;
+	}
+}
+
+static int drain(uint32_t src)
+{
+	const struct mpichan_msg *m;
+	int n, err;
+
+	for (n = 0; n < 64; n++) {
+		m = mpichan_ring_peek(&lm.job.ep, src, &err);
+		if (!m) {
+			if (err)
+				ring_broken((int)src, err);
+			break;
+		}
+		dispatch((int)src, m);
+		mpichan_ring_consume(&lm.job.ep, src, m);
+	}
+	return n;
+}
+
+/* Fail everything that waits for rank w alone. */
+static void peer_dead(int w)
+{
+	struct libmsg_request *req, *t;
+	struct lm_ctl_out *c, *ct;
+
+	lm.dead[w] = 1;
+	cds_list_for_each_entry_safe(c, ct, &pend_ctl[w], link) {
+		cds_list_del(&c->link);
+		free(c);
+		lm.npending--;
+	}
+	cds_list_for_each_entry_safe(req, t, &lm.pending[w], link) {
+		cds_list_del(&req->link);
+		lm.npending--;
+		send_done(req, MPI_ERR_PROC_FAILED);
+	}
+	cds_list_for_each_entry_safe(req, t, &lm.inflight, link) {
+		if (req->wpeer != w)
+			continue;
+		cds_list_del(&req->link);
+		req->cancel = 0;
+		send_done(req, MPI_ERR_PROC_FAILED);
+	}
+	lm_match_peer_dead(w);
+}
+
+static void handle_deaths(uint32_t count)
+{
+	uint32_t r, state;
+
+	for (r = 0; r < lm.job.nranks; r++) {
+		state = __atomic_load_n(&mpichan_rank_ctl(&lm.job.ep, r)->state,
+					__ATOMIC_ACQUIRE);
+		if (state == MPICHAN_RANK_DEAD && !lm.dead[r] && r != lm.job.rank)
+			peer_dead((int)r);
+	}
+	lm.job.dead_seen = count;
+}
+
+int lm_progress(void)
+{
+	uint32_t dead = __atomic_load_n(&lm.job.hdr->dead_count, __ATOMIC_ACQUIRE);
+	uint32_t src;
+	int did = 0;
+
+	if (lm.npending)
+		did |= flush_pending();
+	for (src = 0; src < lm.job.nranks; src++)
+		did |= drain(src);
+	/* After the drain: what a dead rank sent before dying is in. */
+	if (dead != lm.job.dead_seen) {
+		handle_deaths(dead);
+		did = 1;
+	}
+	return did;
+}
+
+void lm_progress_block(void)
+{
+	uint64_t now, limit;
+	int64_t timeout;
+
+	if (lm_progress()) {
+		idle_polls = 0;
+		return;
+	}
+	now = lm_now_ns();
+	if (idle_polls++ == 0) {
+		idle_since = now;
+		idle_pulled = 0;
+	}
+	limit = lm.wait_mode == LM_WAIT_SLEEP ? 0 :
+		lm.wait_mode == LM_WAIT_SPIN ? 1000000 : lm.spin_ns;
+	if (now - idle_since < limit) {
+		if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
+			sched_yield();
+		else
+			cpu_relax();
+		return;
+	}
+	/* Blocked for a while: let senders of unmatched rendezvous go on. */
+	if (!idle_pulled) {
+		idle_pulled = 1;
+		if (lm_match_pull()) {
+			idle_polls = 0;
+			return;
+		}
+	}
+	if (lm.wait_mode == LM_WAIT_SPIN) {
+		if ((idle_polls & 15) == 0)
+			sched_yield();
+		return;
+	}
+	/* Nobody wakes a sender when its ring drains: look again soon. */
+	timeout = lm.npending ? 200000 : 100000000;
+	lm.job.t->sleep(&lm.job, timeout);
+}

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Requests and their completion: the Wait and Test families, freeing,
+ * cancelling, and the status of a finished operation.
+ *
+ * A request is done when its operation is over (the progress engine or
+ * matching set its status).  A non-persistent request is released when
+ * Wait/Test report it; a persistent one becomes inactive until Start.
+ * A request the user freed while active is released on completion.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lm.h"
+
+static void status_empty(MPI_Status *st)
+{
+	st->MPI_SOURCE = MPI_ANY_SOURCE;
+	st->MPI_TAG = MPI_ANY_TAG;
+	st->MPI_ERROR = MPI_SUCCESS;
+	st->libmsg_cancelled = 0;
+	st->libmsg_count = 0;
+}
+
+void lm_req_init(struct libmsg_request *req, int kind)
+{
+	memset(req, 0, sizeof(*req));
+	req->magic = LM_MAGIC_REQ;
+	req->kind = (uint8_t)kind;
+	req->active = 1;
+	CDS_INIT_LIST_HEAD(&req->link);
+	status_empty(&req->status);
+}
+
+struct libmsg_request *lm_req_alloc(int kind)
+{
+	struct libmsg_request *req = malloc(sizeof(*req));
+
+	if (!req)
+		lm_fatal("out of memory for a request");
+	lm_req_init(req, kind);
+	return req;
+}
+
+void lm_req_release(struct libmsg_request *req)
+{
+	req->magic = 0;
+	free(req);
+}
+
+void lm_req_complete(struct libmsg_request *req)
+{
+	req->done = 1;
+	if (req->internal) {
+		lm_bsend_release(req);
+		lm_req_release(req);
+	} else if (req->freed) {
+		lm_req_release(req);
+	}
+}
+
+int lm_check_request(MPI_Request req)
+{
+	return req && req->magic == LM_MAGIC_REQ && !req->freed;
+}
+
+int lm_wait_one(struct libmsg_request *req)
+{
+	while (!req->done)
+		lm_progress_block();
+	return req->status.MPI_ERROR;
+}
+
+/* Is *r a request that Wait/Test must look at? */
+static int req_live(MPI_Request r)
+{
+	return r && (!r->persistent || r->active);
+}
+
+/*
+ * Report a done request: copy its status, release or deactivate it.
+ * Returns the operation's error class.
+ */
+static int req_finish(MPI_Request *rp, MPI_Status *st)
+{
+	struct libmsg_request *r = *rp;
+	int err = r->status.MPI_ERROR;
+
+	if (st)
+		*st = r->status;
+	if (r->persistent) {
+		r->active = 0;
+	} else {
+		lm_req_release(r);
+		*rp = MPI_REQUEST_NULL;
+	}
+	return err;
+}
+
+static int bad_request(const char *fn, MPI_Request r)
+{
+	if (!r || r->magic == LM_MAGIC_REQ)
+		return 0;
+	return lm_error(NULL, fn, MPI_ERR_REQUEST, "invalid request");
+}
+
+static int check_array(const char *fn, int count, MPI_Request *reqs)
+{
+	int i, err;
+
+	lm_check_init(fn);
+	if (count < 0)
+		return lm_error(NULL, fn, MPI_ERR_COUNT, "count %d is negative", count);
+	if (count && !reqs)
+		return lm_error(NULL, fn, MPI_ERR_REQUEST, "array of requests is NULL");
+	for (i = 0; i < count; i++)
+		if ((err = bad_request(fn, reqs[i])))
+			return err;
+	return MPI_SUCCESS;
+}
+
+static int op_error(const char *fn, MPI_Request r, int err)
+{
+	if (err == MPI_SUCCESS)
+		return err;
+	return lm_error(r ? r->comm : NULL, fn, err, "the operation failed");
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+	struct libmsg_request *r;
+	int err;
+
+	lm_check_init("MPI_Wait");
+	if (!request)
+		return lm_error(NULL, "MPI_Wait", MPI_ERR_REQUEST, "request is NULL");
+	if ((err = bad_request("MPI_Wait", *request)))
+		return err;
+	r = *request;
+	if (!req_live(r)) {
+		if (status)
+			status_empty(status);
+		return MPI_SUCCESS;
+	}
+	lm_wait_one(r);
+	return op_error("MPI_Wait", r, req_finish(request, status));
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+	struct libmsg_request *r;
+	int err;
+
+	lm_check_init("MPI_Test");
+	if (!request || !flag)
+		return lm_error(NULL, "MPI_Test", MPI_ERR_ARG, "request or flag is NULL");
+	if ((err = bad_request("MPI_Test", *request)))
+		return err;
+	r = *request;
+	if (!req_live(r)) {
+		*flag = 1;
+		if (status)
+			status_empty(status);
+		return MPI_SUCCESS;
+	}
+	if (!r->done)
+		lm_progress();
+	*flag = r->done;
+	if (!r->done)
+		return MPI_SUCCESS;
+	return op_error("MPI_Test", r, req_finish(request, status));
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+	int err;
+
+	lm_check_init("MPI_Request_get_status");
+	if (!flag)
+		return lm_error(NULL, "MPI_Request_get_status", MPI_ERR_ARG, "flag is NULL");
+	if ((err = bad_request("MPI_Request_get_status", request)))
+		return err;
+	if (!req_live(request)) {
+		*flag = 1;
+		if (status)
+			status_empty(status);
+		return MPI_SUCCESS;
+	}
+	if (!request->done)
+		lm_progress();
+	*flag = request->done;
+	if (request->done && status)
+		*status = request->status;
+	return MPI_SUCCESS;
+}
+
+/* Finish every done request of the array; returns the errors seen. */
+static int finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
+{
+	int i, err, errs = 0;
+
+	for (i = 0; i < count; i++) {
+		if (!req_live(reqs[i])) {
+			if (sts)
+				status_empty(&sts[i]);
+			continue;
+		}
+		err = req_finish(&reqs[i], sts ? &sts[i] : NULL);
+		if (err)
+			errs++;
+	}
+	return errs;
+}
+
+static int in_status_error(const char *fn, int errs, MPI_Status *sts)
+{
+	if (!errs)
+		return MPI_SUCCESS;
+	return lm_error(NULL, fn, sts ? MPI_ERR_IN_STATUS : MPI_ERR_OTHER,
+			"%d operation(s) failed", errs);
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
+{
+	int i, err = check_array("MPI_Waitall", count, reqs);
+
+	if (err)
+		return err;
+	for (i = 0; i < count; i++)
+		if (req_live(reqs[i]))
+			lm_wait_one(reqs[i]);
+	return in_status_error("MPI_Waitall", finish_all(count, reqs, sts), sts);
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+	int i, err = check_array("MPI_Testall", count, reqs);
+
+	if (err)
+		return err;
+	if (!flag)
+		return lm_error(NULL, "MPI_Testall", MPI_ERR_ARG, "flag is NULL");
+	lm_progress();
+	for (i = 0; i < count; i++) {
+		if (req_live(reqs[i]) && !reqs[i]->done) {
+			*flag = 0;
+			return MPI_SUCCESS;
+		}
+	}
+	*flag = 1;
+	return in_status_error("MPI_Testall", finish_all(count, reqs, sts), sts);
+}
+
+/* Index of a done live request, MPI_UNDEFINED if none is live, else -1. */
+static int find_done(int count, MPI_Request *reqs)
+{
+	int i, live = 0;
+
+	for (i = 0; i < count; i++) {
+		if (!req_live(reqs[i]))
+			continue;
+		live = 1;
+		if (reqs[i]->done)
+			return i;
+	}
+	return live ? -1 : MPI_UNDEFINED;
+}
+
+static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
+		      int *index, MPI_Status *st)
+{
+	struct libmsg_request *r;
+
+	(void)count;
+	*index = i;
+	if (i == MPI_UNDEFINED) {
+		if (st)
+			status_empty(st);
+		return MPI_SUCCESS;
+	}
+	r = reqs[i];
+	return op_error(fn, r, req_finish(&reqs[i], st));
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
+{
+	int i, err = check_array("MPI_Waitany", count, reqs);
+
+	if (err)
+		return err;
+	if (!index)
+		return lm_error(NULL, "MPI_Waitany", MPI_ERR_ARG, "index is NULL");
+	while ((i = find_done(count, reqs)) == -1)
+		lm_progress_block();
+	return any_finish("MPI_Waitany", count, reqs, i, index, st);
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+		MPI_Status *st)
+{
+	int i, err = check_array("MPI_Testany", count, reqs);
+
+	if (err)
+		return err;
+	if (!index || !flag)
+		return lm_error(NULL, "MPI_Testany", MPI_ERR_ARG, "index or flag is NULL");
+	i = find_done(count, reqs);
+	if (i == -1) {
+		lm_progress();
+		i = find_done(count, reqs);
+	}
+	*flag = i != -1;
+	if (i == -1) {
+		*index = MPI_UNDEFINED;
+		return MPI_SUCCESS;
+	}
+	return any_finish("MPI_Testany", count, reqs, i, index, st);
+}
+
+static int some_finish(const char *fn, int count, MPI_Request *reqs,
+		       int *outcount, int *indices, MPI_Status *sts)
+{
+	int i, n = 0, live = 0, errs = 0;
+
+	for (i = 0; i < count; i++) {
+		if (!req_live(reqs[i]))
+			continue;
+		live = 1;
+		if (!reqs[i]->done)
+			continue;
+		indices[n] = i;
+		if (req_finish(&reqs[i], sts ? &sts[n] : NULL))
+			errs++;
+		n++;
+	}
+	*outcount = live ? n : MPI_UNDEFINED;
+	return in_status_error(fn, errs, sts);
+}
+
+int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
+		 int indices[], MPI_Status sts[])
+{
+	int i, err = check_array("MPI_Waitsome", incount, reqs);
+
+	if (err)
+		return err;
+	if (!outcount || (incount && !indices))
+		return lm_error(NULL, "MPI_Waitsome", MPI_ERR_ARG,
+				"outcount or indices is NULL");
+	while ((i = find_done(incount, reqs)) == -1)
+		lm_progress_block();
+	return some_finish("MPI_Waitsome", incount, reqs, outcount, indices, sts);
+}
+
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
+		 int indices[], MPI_Status sts[])
+{
+	int err = check_array("MPI_Testsome", incount, reqs);
+
+	if (err)
+		return err;
+	if (!outcount || (incount && !indices))
+		return lm_error(NULL, "MPI_Testsome", MPI_ERR_ARG,
+				"outcount or indices is NULL");
+	lm_progress();
+	return some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+	struct libmsg_request *r;
+
+	lm_check_init("MPI_Request_free");
+	if (!request || !*request || (*request)->magic != LM_MAGIC_REQ)
+		return lm_error(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
+				"invalid request");
+	r = *request;
+	*request = MPI_REQUEST_NULL;
+	if (r->persistent && !r->active)
+		lm_req_release(r);
+	else if (r->done)
+		lm_req_release(r);
+	else
+		r->freed = 1;	/* released when it completes */
+	return MPI_SUCCESS;
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+	struct libmsg_request *r;
+
+	lm_check_init("MPI_Cancel");
+	if (!request || !*request || (*request)->magic != LM_MAGIC_REQ)
+		return lm_error(NULL, "MPI_Cancel", MPI_ERR_REQUEST, "invalid request");
+	r = *request;
+	if (!req_live(r) || r->done)
+		return MPI_SUCCESS;
+	if (r->kind == LM_REQ_RECV)
+		lm_match_cancel_recv(r);
+	else
+		lm_send_cancel(r);
+	return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+	if (!status || !flag)
+		return lm_error(NULL, "MPI_Test_cancelled", MPI_ERR_ARG,
+				"status or flag is NULL");
+	*flag = status->libmsg_cancelled;
+	return MPI_SUCCESS;
+}

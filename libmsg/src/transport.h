@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * transport.h: what a transport gives libmsg.  Both transports share
+ * the shared-memory layout of uapi/linux/mpichan.h and the ring code of
+ * mpichan_ring.h; they differ in how the memory is obtained (attach to
+ * /dev/mpichan and mmap, or inherit a memfd laid out the same way), how
+ * a rank sleeps and is woken (WAIT/WAKE ioctls, or a futex on the rank
+ * control block's flags), and how a rendezvous copy is made.
+ */
+#ifndef LIBMSG_TRANSPORT_H
+#define LIBMSG_TRANSPORT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/mpichan.h>
+#include "mpichan_ring.h"
+
+struct lm_job;
+
+struct lm_transport {
+	const char *name;
+	/* Join the job described by the environment (or a singleton). */
+	int (*open)(struct lm_job *job);
+	/* Wake rank dst, whose NEED_WAKEUP this rank just cleared. */
+	void (*wake)(struct lm_job *job, uint32_t dst);
+	/*
+	 * Sleep until an incoming ring has data, a wake-up, a new death or
+	 * timeout_ns (< 0: none).  0, -ETIMEDOUT, -EINTR or -EPIPE (a rank
+	 * died that job->dead_seen does not count yet).
+	 */
+	int (*sleep)(struct lm_job *job, int64_t timeout_ns);
+	/* The single copy of a rendezvous: len bytes at addr in pid. */
+	int (*copy_from)(struct lm_job *job, pid_t pid, uint64_t addr,
+			 void *dst, uint64_t len);
+	/* Leaving in order (MPI_Finalize); then close. */
+	void (*finish)(struct lm_job *job);
+	void (*close)(struct lm_job *job);
+};
+
+struct lm_job {
+	struct mpichan_ep ep;
+	const struct lm_transport *t;
+	struct mpichan_job_hdr *hdr;
+	uint32_t rank, nranks;
+	uint32_t dead_seen;	/* the transport's view, see sleep() */
+	int owner_fd;		/* singleton over the device: the job's owner */
+};
+
+extern const struct lm_transport lm_transport_shm, lm_transport_mpichan;
+
+/* Is /dev/mpichan usable for this process (and not overridden)? */
+int lm_transport_pick_device(void);
+
+/* After publishing to dst: wake it if it is about to sleep. */
+static inline void lm_notify(struct lm_job *job, uint32_t dst)
+{
+	struct mpichan_rank_ctl *rc = mpichan_rank_ctl(&job->ep, dst);
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(&rc->flags, __ATOMIC_RELAXED) &
+	      MPICHAN_RANK_NEED_WAKEUP))
+		return;
+	if (!(__atomic_fetch_and(&rc->flags, ~MPICHAN_RANK_NEED_WAKEUP,
+				 __ATOMIC_SEQ_CST) & MPICHAN_RANK_NEED_WAKEUP))
+		return;
+	job->t->wake(job, dst);
+}
+
+/* Single copy from another process: process_vm_readv, looped. */
+int lm_copy_vm_readv(pid_t pid, uint64_t addr, void *dst, uint64_t len);
+
+#endif /* LIBMSG_TRANSPORT_H */

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The transport over /dev/mpichan: attach to the job the launcher made
+ * (MPICHAN_JOB_ID, MPICHAN_JOB_SECRET), map it, sleep in MPICHAN_IOC_WAIT
+ * and wake peers with MPICHAN_IOC_WAKE.  The rendezvous copy goes
+ * through copy_from(); it will move to the module's pinned single copy.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+
+#include "lm.h"
+
+int lm_transport_pick_device(void)
+{
+	const char *t = getenv("MPICHAN_TRANSPORT");
+
+	if (t && !strcmp(t, "shm"))
+		return 0;
+	if (t && !strcmp(t, "mpichan"))
+		return 1;
+	if (getenv("MPICHAN_MEMFD"))
+		return 0;
+	if (getenv("MPICHAN_JOB_ID"))
+		return 1;
+	return access(MPICHAN_DEVICE, R_OK | W_OK) == 0;
+}
+
+static int parse_secret(const char *s, __u64 secret[2])
+{
+	char part[17];
+	char *end;
+	int i;
+
+	if (!s || strlen(s) != 32)
+		return -EINVAL;
+	for (i = 0; i < 2; i++) {
+		memcpy(part, s + 16 * i, 16);
+		part[16] = 0;
+		errno = 0;
+		secret[i] = strtoull(part, &end, 16);
+		if (errno || *end)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int dev_open_job(struct lm_job *job)
+{
+	const char *id = getenv("MPICHAN_JOB_ID");
+	const char *rank_s = getenv("MPICHAN_RANK");
+	struct mpichan_job_create c;
+	__u64 secret[2];
+	uint64_t job_id;
+	uint32_t rank = 0;
+	int fd, err;
+
+	job->owner_fd = -1;
+	if (id) {
+		if (!rank_s || parse_secret(getenv("MPICHAN_JOB_SECRET"), secret))
+			lm_fatal("MPICHAN_JOB_ID set without a valid MPICHAN_RANK and MPICHAN_JOB_SECRET");
+		job_id = strtoull(id, NULL, 10);
+		rank = (uint32_t)strtoul(rank_s, NULL, 10);
+	} else {
+		/* A singleton: own a job of one. */
+		job->owner_fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
+		if (job->owner_fd < 0)
+			return -errno;
+		memset(&c, 0, sizeof(c));
+		c.nranks = 1;
+		if (ioctl(job->owner_fd, MPICHAN_IOC_JOB_CREATE, &c) < 0) {
+			err = -errno;
+			close(job->owner_fd);
+			return err;
+		}
+		job_id = c.job_id;
+		secret[0] = c.secret[0];
+		secret[1] = c.secret[1];
+	}
+	fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = mpichan_ep_attach(&job->ep, fd, job_id, secret, rank);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	/* Ranks are siblings: let them read each other (Yama). */
+	if (id)
+		prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
+	job->hdr = mpichan_hdr(&job->ep);
+	job->rank = rank;
+	job->nranks = job->ep.nranks;
+	job->dead_seen = 0;
+	return 0;
+}
+
+static void dev_wake(struct lm_job *job, uint32_t dst)
+{
+	struct mpichan_wake w = { .rank = dst, .flags = 0 };
+
+	ioctl(job->ep.fd, MPICHAN_IOC_WAKE, &w);
+}
+
+static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
+{
+	int32_t peer = MPICHAN_RANK_ANY;
+	int ret;
+
+	/* WAIT on any peer fails at once once anybody died: watch by hand. */
+	if (job->dead_seen) {
+		peer = MPICHAN_RANK_NONE;
+		if (timeout_ns < 0 || timeout_ns > 10000000)
+			timeout_ns = 10000000;
+	}
+	ret = mpichan_sleep(&job->ep, timeout_ns, peer);
+	if (__atomic_load_n(&job->hdr->dead_count, __ATOMIC_ACQUIRE) !=
+	    job->dead_seen)
+		return -EPIPE;
+	return ret == -EPIPE ? 0 : ret;
+}
+
+static int dev_copy_from(struct lm_job *job, pid_t pid, uint64_t addr,
+			 void *dst, uint64_t len)
+{
+	(void)job;
+	return lm_copy_vm_readv(pid, addr, dst, len);
+}
+
+static void dev_finish(struct lm_job *job)
+{
+	ioctl(job->ep.fd, MPICHAN_IOC_FINISH);
+}
+
+static void dev_close(struct lm_job *job)
+{
+	mpichan_ep_detach(&job->ep);
+	close(job->ep.fd);
+	if (job->owner_fd >= 0)
+		close(job->owner_fd);
+	job->hdr = NULL;
+}
+
+const struct lm_transport lm_transport_mpichan = {
+	.name = "mpichan",
+	.open = dev_open_job,
+	.wake = dev_wake,
+	.sleep = dev_sleep,
+	.copy_from = dev_copy_from,
+	.finish = dev_finish,
+	.close = dev_close,
+};
