@@ -27,6 +27,7 @@ union mpichan_ioctl_arg {
 	struct mpichan_send send;
 	struct mpichan_recv recv;
 	struct mpichan_cancel cancel;
+	struct mpichan_unmap unmap;
 };
 
 struct mpichan_ioctl_desc {
@@ -43,7 +44,7 @@ static long mpichan_version(struct file *file, void *arg)
 
 	v->abi_version = MPICHAN_ABI_VERSION;
 	v->max_ranks = MPICHAN_MAX_RANKS;
-	v->features = MPICHAN_FEAT_RNDV;
+	v->features = MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW;
 	return 0;
 }
 
@@ -87,6 +88,11 @@ static long mpichan_ioc_cancel(struct file *file, void *arg)
 	return mpichan_cancel(file->private_data, arg);
 }
 
+static long mpichan_ioc_unmap(struct file *file, void *arg)
+{
+	return mpichan_unmap(file->private_data, arg);
+}
+
 #define MPICHAN_IOCTL(_nr, _fn, _dir, _type)				\
 	[_nr] = { .handler = _fn, .dir = _dir, .size = sizeof(_type),	\
 		  .min_size = sizeof(_type) }
@@ -106,6 +112,7 @@ static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 	MPICHAN_IOCTL(0x06, mpichan_ioc_send, MPICHAN_RW, struct mpichan_send),
 	MPICHAN_IOCTL(0x07, mpichan_ioc_recv, MPICHAN_RW, struct mpichan_recv),
 	MPICHAN_IOCTL(0x08, mpichan_ioc_cancel, _IOC_WRITE, struct mpichan_cancel),
+	MPICHAN_IOCTL(0x09, mpichan_ioc_unmap, _IOC_WRITE, struct mpichan_unmap),
 };
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,

@@ -38,6 +38,14 @@ struct mpichan_rank {
 	u32 queued_recvs;
 	atomic64_t pinned;		/* pages pinned for its transfers */
 	atomic64_t moved;		/* bytes its transfers moved */
+
+	/* The receive window (window.c), under the rank's mmap lock. */
+	unsigned long win_start;	/* 0: no window */
+	unsigned long win_pages;
+	/* The send mapped in it now, under job->xfer_lock. */
+	struct mpichan_xfer *mapped;
+	unsigned long mapped_pages;
+	u64 mapped_len;
 };
 
 struct mpichan_job {

@@ -16,6 +16,7 @@
 #include "cq.h"
 #include "job.h"
 #include "match.h"
+#include "window.h"
 
 static bool recv_takes(const struct mpichan_xfer *recv, u32 src, u32 context,
 		       s32 tag)
@@ -238,12 +239,74 @@ out:
 	return ret;
 }
 
+/*
+ * The mapped copy: the kernel copies the partial first and last pages,
+ * the window gets the whole pages between them.  Returns 1 when the
+ * send is now mapped (the receiver owns it until UNMAP), 0 when the
+ * plain copy should be used instead, or -errno.
+ */
+static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
+		    struct mpichan_xfer *send, struct mpichan_uiov *u,
+		    struct mpichan_recv *r)
+{
+	const struct mpichan_pin *p = &send->pin;
+	u64 len = min_t(u64, p->len, iov_iter_count(&u->iter));
+	u64 head, mapped, tail;
+	ssize_t c1, c2;
+	long n;
+	bool busy;
+
+	if (!(r->flags & MPICHAN_RECV_MAP) || p->nsegs != 1)
+		return 0;
+	head = p->segs[0].offset ? min_t(u64, PAGE_SIZE - p->segs[0].offset, len) : 0;
+	n = (len - head) >> PAGE_SHIFT;
+	if (!n)
+		return 0;
+	mutex_lock(&job->xfer_lock);
+	busy = me->mapped;
+	mutex_unlock(&job->xfer_lock);
+	if (busy)
+		return 0;
+	n = mpichan_window_map(me, p->pages + (head ? 1 : 0), n);
+	if (n <= 0)
+		return 0;
+	mapped = (u64)n << PAGE_SHIFT;
+	tail = len - head - mapped;
+	c1 = mpichan_pin_range_to_iter(p, 0, head, &u->iter);
+	iov_iter_advance(&u->iter, mapped);
+	c2 = c1 < 0 ? c1 : mpichan_pin_range_to_iter(p, head + mapped, tail,
+						     &u->iter);
+	if (c2 < 0) {
+		mpichan_window_zap(me, n);
+		return c2;
+	}
+	mutex_lock(&job->xfer_lock);
+	me->mapped = send;
+	me->mapped_pages = n;
+	me->mapped_len = len;
+	mutex_unlock(&job->xfer_lock);
+	r->status = MPICHAN_XFER_MAPPED;
+	r->handle = send->id;
+	r->len = len;
+	r->map_off = head;
+	r->map_len = mapped;
+	r->msg_len = p->len;
+	r->msg_src = send->owner;
+	r->msg_tag = send->tag;
+	return 1;
+}
+
 /* The receiver's copy: a queued send's pinned pages into its buffer. */
 static int recv_from(struct mpichan_job *job, struct mpichan_rank *me,
 		     struct mpichan_xfer *send, struct mpichan_uiov *u,
 		     struct mpichan_recv *r)
 {
-	ssize_t moved = mpichan_pin_to_iter(&send->pin, &u->iter);
+	ssize_t moved = recv_map(job, me, send, u, r);
+
+	if (moved > 0)
+		return 0;
+	if (!moved)
+		moved = mpichan_pin_to_iter(&send->pin, &u->iter);
 
 	mutex_lock(&job->xfer_lock);
 	xfer_complete(job, send, moved, send->pin.len, me->index, send->tag);
@@ -278,7 +341,8 @@ static struct mpichan_xfer *recv_match(struct mpichan_job *job,
 
 static int recv_check(struct mpichan_job *job, const struct mpichan_recv *r)
 {
-	if (r->flags & ~(MPICHAN_RECV_HANDLE | MPICHAN_RECV_NOQUEUE))
+	if (r->flags & ~(MPICHAN_RECV_HANDLE | MPICHAN_RECV_NOQUEUE |
+			 MPICHAN_RECV_MAP))
 		return -EINVAL;
 	if (r->tag < MPICHAN_TAG_ANY || r->iovcnt > MPICHAN_IOV_MAX)
 		return -EINVAL;
@@ -390,6 +454,36 @@ int mpichan_cancel(struct mpichan_file *mf, struct mpichan_cancel *c)
 	return 0;
 }
 
+int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
+{
+	struct mpichan_rank *me = mpichan_file_rank(mf);
+	struct mpichan_job *job;
+	struct mpichan_xfer *x;
+
+	if (IS_ERR(me))
+		return PTR_ERR(me);
+	if (um->flags || um->pad)
+		return -EINVAL;
+	job = me->job;
+	mutex_lock(&job->xfer_lock);
+	x = me->mapped;
+	if (!x || x->id != um->handle) {
+		mutex_unlock(&job->xfer_lock);
+		return -ENOENT;
+	}
+	me->mapped = NULL;
+	mutex_unlock(&job->xfer_lock);
+
+	/* The window goes before the sender hears it may reuse its buffer. */
+	mpichan_window_zap(me, me->mapped_pages);
+	atomic64_add(me->mapped_len, &me->moved);
+	mutex_lock(&job->xfer_lock);
+	xfer_complete(job, x, me->mapped_len, x->pin.len, me->index, x->tag);
+	mutex_unlock(&job->xfer_lock);
+	xfer_free(job, x);
+	return 0;
+}
+
 /*
  * A rank left: drop what it queued, and fail what waits for it alone
  * (sends to it, receives naming it) with -EPIPE.
@@ -402,6 +496,13 @@ void mpichan_match_rank_left(struct mpichan_rank *rank)
 	LIST_HEAD(gone);
 
 	mutex_lock(&job->xfer_lock);
+	/* Its window went with its mappings, before its file. */
+	x = rank->mapped;
+	if (x) {
+		rank->mapped = NULL;
+		xfer_complete(job, x, -EPIPE, 0, rank->index, x->tag);
+		list_add_tail(&x->node, &gone);
+	}
 	xa_for_each(&job->xfers, id, x) {
 		if (x->owner == rank->index) {
 			xfer_unqueue(job, x);
@@ -424,8 +525,18 @@ void mpichan_match_show(struct seq_file *m, struct mpichan_job *job)
 	struct mpichan_xfer *x;
 	unsigned long id;
 
+	u32 r;
+
 	seq_puts(m, "xfer handle kind owner peer context tag len pages\n");
 	mutex_lock(&job->xfer_lock);
+	for (r = 0; r < job->nranks; r++) {
+		x = job->ranks[r].mapped;
+		if (x)
+			seq_printf(m, "xfer %u mapped %u %d %u %d %llu %lu\n",
+				   x->id, x->owner, r, x->context, x->tag,
+				   (unsigned long long)x->pin.len,
+				   job->ranks[r].mapped_pages);
+	}
 	xa_for_each(&job->xfers, id, x)
 		seq_printf(m, "xfer %u %s %u %d %u %d %llu %lu\n", x->id,
 			   x->kind == MPICHAN_XFER_SEND ? "send" : "recv",

@@ -12,6 +12,7 @@ struct mpichan_rank;
 struct mpichan_send;
 struct mpichan_recv;
 struct mpichan_cancel;
+struct mpichan_unmap;
 struct seq_file;
 
 enum { MPICHAN_XFER_SEND, MPICHAN_XFER_RECV };
@@ -32,6 +33,7 @@ struct mpichan_xfer {
 int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s);
 int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r);
 int mpichan_cancel(struct mpichan_file *mf, struct mpichan_cancel *c);
+int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um);
 void mpichan_match_rank_left(struct mpichan_rank *rank);
 void mpichan_match_show(struct seq_file *m, struct mpichan_job *job);
 

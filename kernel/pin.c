@@ -211,32 +211,42 @@ void mpichan_unpin(struct mpichan_pin *p)
 }
 
 /*
- * Walk the pinned pages in message order, handing each piece to fn
- * until the iterator is full.  Returns the bytes moved, or -EFAULT
- * when the user side of the copy faulted.
+ * Walk bytes [off, off + len) of the pinned message in order, handing
+ * each piece to fn.  Returns the bytes moved, or -EFAULT when the user
+ * side of the copy faulted.
  */
-static ssize_t pin_walk(const struct mpichan_pin *p, struct iov_iter *it,
+static ssize_t pin_walk(const struct mpichan_pin *p, u64 off, size_t len,
+			struct iov_iter *it,
 			size_t (*fn)(struct page *, size_t, size_t,
 				     struct iov_iter *))
 {
-	size_t want = min_t(u64, p->len, iov_iter_count(it));
 	size_t moved = 0;
 	u32 s;
 
-	for (s = 0; s < p->nsegs && moved < want; s++) {
+	for (s = 0; s < p->nsegs && moved < len; s++) {
 		const struct mpichan_seg *seg = &p->segs[s];
-		size_t off = seg->offset, left = seg->len;
-		unsigned long pg = seg->first;
+		u64 at, left = seg->len;
+		unsigned long pg;
 
-		while (left && moved < want) {
-			size_t n = min3(PAGE_SIZE - off, left, want - moved);
-			size_t c = fn(p->pages[pg], off, n, it);
+		if (off >= left) {
+			off -= left;
+			continue;
+		}
+		at = seg->offset + off;
+		left -= off;
+		off = 0;
+		pg = seg->first + (at >> PAGE_SHIFT);
+		at = offset_in_page(at);
+		while (left && moved < len) {
+			size_t n = min3(PAGE_SIZE - (size_t)at, (size_t)left,
+					len - moved);
+			size_t c = fn(p->pages[pg], at, n, it);
 
 			moved += c;
 			if (c < n)
 				return -EFAULT;
 			left -= n;
-			off = 0;
+			at = 0;
 			pg++;
 			cond_resched();
 		}
@@ -247,12 +257,21 @@ static ssize_t pin_walk(const struct mpichan_pin *p, struct iov_iter *it,
 /* The copy a receiver makes: pinned send pages into its buffer. */
 ssize_t mpichan_pin_to_iter(const struct mpichan_pin *p, struct iov_iter *to)
 {
-	return pin_walk(p, to, copy_page_to_iter);
+	return pin_walk(p, 0, min_t(u64, p->len, iov_iter_count(to)), to,
+			copy_page_to_iter);
+}
+
+/* Bytes [off, off + len) of the message to the iterator's position. */
+ssize_t mpichan_pin_range_to_iter(const struct mpichan_pin *p, u64 off,
+				  size_t len, struct iov_iter *to)
+{
+	return pin_walk(p, off, len, to, copy_page_to_iter);
 }
 
 /* The copy a sender makes: its buffer into a pinned receive's pages. */
 ssize_t mpichan_pin_from_iter(const struct mpichan_pin *p,
 			      struct iov_iter *from)
 {
-	return pin_walk(p, from, copy_page_from_iter);
+	return pin_walk(p, 0, min_t(u64, p->len, iov_iter_count(from)), from,
+			copy_page_from_iter);
 }

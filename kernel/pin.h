@@ -37,6 +37,8 @@ void mpichan_uiov_free(struct mpichan_uiov *u);
 int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write);
 void mpichan_unpin(struct mpichan_pin *p);
 ssize_t mpichan_pin_to_iter(const struct mpichan_pin *p, struct iov_iter *to);
+ssize_t mpichan_pin_range_to_iter(const struct mpichan_pin *p, u64 off,
+				  size_t len, struct iov_iter *to);
 ssize_t mpichan_pin_from_iter(const struct mpichan_pin *p,
 			      struct iov_iter *from);
 

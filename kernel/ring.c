@@ -10,6 +10,7 @@
 #include "compat.h"
 #include "job.h"
 #include "ring.h"
+#include "window.h"
 
 static vm_fault_t mpichan_vm_fault(struct vm_fault *vmf)
 {
@@ -41,6 +42,13 @@ int mpichan_mmap(struct file *file, struct vm_area_struct *vma)
 		return -ENXIO;
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	if (vma->vm_pgoff == MPICHAN_WINDOW_OFFSET >> PAGE_SHIFT) {
+		if (!mf->rank)
+			return -ENXIO;
+		if (mf->rank->mm != current->mm)
+			return -EBADFD;
+		return mpichan_window_mmap(mf->rank, vma);
+	}
 	if (vma->vm_flags & VM_EXEC)
 		return -EPERM;
 	if (vma->vm_pgoff || vma_pages(vma) > job->map_pages)

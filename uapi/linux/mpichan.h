@@ -211,7 +211,17 @@ struct mpichan_iovec {
 enum {
 	MPICHAN_XFER_QUEUED = 1,	/* waiting for its match: see handle */
 	MPICHAN_XFER_DONE = 2,		/* matched and copied in this call */
+	MPICHAN_XFER_MAPPED = 3,	/* matched; copy from the window, then UNMAP */
 };
+
+/*
+ * The receive window: a rank may mmap() up to MPICHAN_WINDOW_MAX_BYTES
+ * of its fd at offset MPICHAN_WINDOW_OFFSET, read-only (PROT_WRITE:
+ * -EACCES), once (-EBUSY).  The window cannot be split, moved or
+ * inherited; outside a mapped receive, touching it raises SIGBUS.
+ */
+#define MPICHAN_WINDOW_OFFSET		(1ULL << 40)
+#define MPICHAN_WINDOW_MAX_BYTES	(1ULL << 30)
 
 /*
  * MPICHAN_IOC_SEND: send iov[0..iovcnt) to rank dst.  If a matching
@@ -237,6 +247,7 @@ struct mpichan_send {
 /* struct mpichan_recv.flags */
 #define MPICHAN_RECV_HANDLE	(1U << 0)	/* take exactly send `handle` */
 #define MPICHAN_RECV_NOQUEUE	(1U << 1)	/* no match now: -ENOMSG */
+#define MPICHAN_RECV_MAP	(1U << 2)	/* map the send's pages, don't copy */
 
 /*
  * MPICHAN_IOC_RECV: receive into iov from src (or MPICHAN_RANK_ANY)
@@ -248,6 +259,17 @@ struct mpichan_send {
  * (queued to the caller) matches, whatever its envelope: -ENOENT if it
  * is not there.  A longer message is truncated to the buffer: len is
  * what was copied, msg_len what was sent.
+ *
+ * With MPICHAN_RECV_MAP, when the receive takes a queued send of one
+ * contiguous segment and the caller has a window, the module copies
+ * only the partial first and last pages of the message into the buffer
+ * and maps the whole pages between them read-only into the window:
+ * status MAPPED, the bytes window[0 .. map_len) belong at message offset
+ * map_off of the buffer, len counts all of it.  The caller copies them
+ * with memcpy and then calls MPICHAN_IOC_UNMAP(handle), which tears the
+ * window down and only then completes the send.  No byte of the
+ * sender's memory outside the message is ever mapped.  Otherwise the
+ * receive proceeds as without the flag.
  */
 struct mpichan_recv {
 	__u64 iov;		/* in: struct mpichan_iovec __user * */
@@ -263,6 +285,18 @@ struct mpichan_recv {
 	__u64 msg_len;		/* out, DONE: bytes sent */
 	__s32 msg_src;		/* out, DONE */
 	__s32 msg_tag;		/* out, DONE */
+	__u64 map_off;		/* out, MAPPED: message offset of window[0] */
+	__u64 map_len;		/* out, MAPPED: bytes mapped in the window */
+};
+
+/*
+ * MPICHAN_IOC_UNMAP: the caller is done with a MAPPED receive: tear the
+ * window down, then complete the send.  -ENOENT: not the mapped receive.
+ */
+struct mpichan_unmap {
+	__u64 handle;		/* in: from the MAPPED receive */
+	__u32 flags;		/* in: must be 0 */
+	__u32 pad;
 };
 
 /*
@@ -278,6 +312,7 @@ struct mpichan_cancel {
 
 /* struct mpichan_version.features */
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
+#define MPICHAN_FEAT_WINDOW	(1ULL << 1)	/* RECV_MAP, UNMAP, the window */
 
 /* MPICHAN_IOC_VERSION: what the loaded module speaks. */
 struct mpichan_version {
@@ -350,5 +385,6 @@ struct mpichan_wake {
 #define MPICHAN_IOC_SEND	_IOWR(MPICHAN_IOC_MAGIC, 0x06, struct mpichan_send)
 #define MPICHAN_IOC_RECV	_IOWR(MPICHAN_IOC_MAGIC, 0x07, struct mpichan_recv)
 #define MPICHAN_IOC_CANCEL	_IOW(MPICHAN_IOC_MAGIC, 0x08, struct mpichan_cancel)
+#define MPICHAN_IOC_UNMAP	_IOW(MPICHAN_IOC_MAGIC, 0x09, struct mpichan_unmap)
 
 #endif /* _UAPI_LINUX_MPICHAN_H */
