@@ -120,15 +120,17 @@ static int check_array(const char *fn, int count, MPI_Request *reqs)
 	return MPI_SUCCESS;
 }
 
-static int op_error(const char *fn, MPI_Request r, int err)
+/* comm: the request's, taken before req_finish() may release it. */
+static int op_error(const char *fn, struct libmsg_comm *comm, int err)
 {
 	if (err == MPI_SUCCESS)
 		return err;
-	return lm_error(r ? r->comm : NULL, fn, err, "the operation failed");
+	return lm_error(comm, fn, err, "the operation failed");
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
 
@@ -144,11 +146,13 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 		return MPI_SUCCESS;
 	}
 	lm_wait_one(r);
-	return op_error("MPI_Wait", r, req_finish(request, status));
+	comm = r->comm;
+	return op_error("MPI_Wait", comm, req_finish(request, status));
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
 
@@ -169,7 +173,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	*flag = r->done;
 	if (!r->done)
 		return MPI_SUCCESS;
-	return op_error("MPI_Test", r, req_finish(request, status));
+	comm = r->comm;
+	return op_error("MPI_Test", comm, req_finish(request, status));
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -270,7 +275,7 @@ static int find_done(int count, MPI_Request *reqs)
 static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 		      int *index, MPI_Status *st)
 {
-	struct libmsg_request *r;
+	struct libmsg_comm *comm;
 
 	(void)count;
 	*index = i;
@@ -279,8 +284,8 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 			status_empty(st);
 		return MPI_SUCCESS;
 	}
-	r = reqs[i];
-	return op_error(fn, r, req_finish(&reqs[i], st));
+	comm = reqs[i]->comm;
+	return op_error(fn, comm, req_finish(&reqs[i], st));
 }
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test.h: helpers for the MPI-level tests.  A test program exits 0 when
+ * every check held; a failed check prints where and why, then aborts
+ * the job (so the launcher reports the failure).
+ */
+#ifndef LIBMSG_TEST_H
+#define LIBMSG_TEST_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int t_rank, t_size;
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "FAIL rank %d %s:%d: %s: ", t_rank,	\
+			__FILE__, __LINE__, #cond);			\
+		fprintf(stderr, __VA_ARGS__);				\
+		fputc('\n', stderr);					\
+		MPI_Abort(MPI_COMM_WORLD, 1);				\
+	}								\
+} while (0)
+
+#define MPI_OK(call) do {						\
+	int _e = (call);						\
+	if (_e != MPI_SUCCESS) {					\
+		char _s[MPI_MAX_ERROR_STRING];				\
+		int _l;							\
+		MPI_Error_string(_e, _s, &_l);				\
+		CHECK(_e == MPI_SUCCESS, "%s: %s", #call, _s);		\
+	}								\
+} while (0)
+
+static inline void t_init(int *argc, char ***argv)
+{
+	MPI_Init(argc, argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+/* Deterministic bytes of message `seed`. */
+static inline void t_fill(void *buf, size_t n, unsigned seed)
+{
+	unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(seed * 31 + i * 7 + (i >> 8));
+}
+
+static inline size_t t_bad(const void *buf, size_t n, unsigned seed)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(seed * 31 + i * 7 + (i >> 8)))
+			return i + 1;
+	return 0;
+}
+
+#define T_BARRIER_TAG 0x7ffffff0
+
+/*
+ * A barrier made of point-to-point messages (tag T_BARRIER_TAG): a
+ * token goes round the ranks twice.  Rank 0 gets no token before it
+ * enters; other ranks may, so only rank 0 may hold wildcard receives
+ * across a barrier.
+ */
+static inline void t_barrier(void)
+{
+	int round, next = (t_rank + 1) % t_size,
+	    prev = (t_rank + t_size - 1) % t_size;
+
+	if (t_size == 1)
+		return;
+	for (round = 0; round < 2; round++) {
+		if (t_rank == 0) {
+			MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, next, T_BARRIER_TAG,
+					MPI_COMM_WORLD));
+			MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, prev, T_BARRIER_TAG,
+					MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		} else {
+			MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, prev, T_BARRIER_TAG,
+					MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+			MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, next, T_BARRIER_TAG,
+					MPI_COMM_WORLD));
+		}
+	}
+}
+
+/* This rank's partner: rank ^ 1, or itself when that does not exist. */
+static inline int t_partner(void)
+{
+	int p = t_rank ^ 1;
+
+	return p < t_size ? p : t_rank;
+}
+
+static inline int t_done(void)
+{
+	MPI_OK(MPI_Finalize());
+	return 0;
+}
+
+#endif /* LIBMSG_TEST_H */
