@@ -241,10 +241,28 @@ TEST_F_TIMEOUT(hostile, scribble_during_use, 120)
 		mc_ep_close(&e[r]);
 }
 
+struct wake_later {
+	int fd;
+};
+
+static void *wake_later_fn(void *arg)
+{
+	struct wake_later *w = arg;
+
+	mc_sleep_ms(200);
+	mc_wake(w->fd, 0);
+	return NULL;
+}
+
 TEST_F(hostile, extreme_timeouts)
 {
+	struct wake_later waker;
 	struct mpichan_ep e0, e1;
+	struct mpichan_msg hdr;
+	char buf[8];
+	pthread_t t;
 	int64_t t0;
+	int i;
 
 	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
 	ASSERT_EQ(0, mc_ep_open(&e0, &self->job, 0));
@@ -260,6 +278,17 @@ TEST_F(hostile, extreme_timeouts)
 	EXPECT_EQ(0, mc_wait(e0.fd, INT64_MAX, 1, NULL));
 	EXPECT_EQ(0, mc_wait(e0.fd, -1, 1, NULL));
 	EXPECT_GT(MC_SEC, mc_now_ns() - t0);
+	/* The longest timeouts really sleep, and a WAKE ends them. */
+	ASSERT_EQ(0, mc_recv_msg(&e0, 1, &hdr, buf, sizeof(buf), 0));
+	for (i = 0; i < 2; i++) {
+		waker.fd = e1.fd;
+		ASSERT_EQ(0, pthread_create(&t, NULL, wake_later_fn, &waker));
+		t0 = mc_now_ns();
+		EXPECT_EQ(0, mc_wait(e0.fd, i ? INT64_MIN : INT64_MAX,
+				     MPICHAN_RANK_ANY, NULL));
+		EXPECT_LE(150 * MC_MS, mc_now_ns() - t0);
+		pthread_join(t, NULL);
+	}
 	/* A dead peer ends the longest wait. */
 	mc_ep_close(&e1);
 	EXPECT_EQ(-EPIPE, mc_wait(e0.fd, INT64_MAX, 1, NULL));

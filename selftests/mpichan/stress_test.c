@@ -4,6 +4,10 @@
  * for every single message (mpichan_sleep/mpichan_notify): any lost
  * wake-up hangs it, and the harness' timeout turns that into a failure.
  * MPICHAN_STRESS_MSGS sets the number of round trips (default 1000000).
+ *
+ * Every WAIT has a 30 s timeout, so a lost wake-up fails the test within
+ * 30 s; the harness timeout is only a backstop, generous because under
+ * TCG emulation a round trip costs 1-2 ms (a million: about 30 min).
  */
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -65,7 +69,7 @@ FIXTURE_TEARDOWN(stress)
 	mc_job_close_owner(&self->job);
 }
 
-TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 1800)
+TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 7200)
 {
 	long n = stress_msgs(), i;
 	struct mpichan_ep ep;
@@ -86,6 +90,9 @@ TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 1800)
 			CHILD_CHECK(seq == (uint32_t)i);
 			CHILD_CHECK(give(&c, 0, seq) == 0);
 		}
+		/* Leave only once the parent has the last reply. */
+		CHILD_CHECK(take(&c, 0, &seq) == 0);
+		CHILD_CHECK(seq == (uint32_t)n);
 		CHILD_CHECK(mc_finish(c.fd) == 0);
 		mc_ep_close(&c);
 		_exit(0);
@@ -98,6 +105,7 @@ TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 1800)
 		ASSERT_EQ((uint32_t)i, seq);
 	}
 	dt = mc_now_ns() - t0;
+	ASSERT_EQ(0, give(&ep, 1, (uint32_t)n));
 	EXPECT_EQ(0, mc_reap(pid));
 	TH_LOG("%ld round trips in %lld ms: %lld ns each", n,
 	       (long long)(dt / MC_MS), (long long)(dt / n));

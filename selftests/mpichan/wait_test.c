@@ -249,6 +249,38 @@ TEST_F(wait, peer_finished_epipe_not_a_death)
 	EXPECT_FALSE(mc_poll(self->e[0].fd, 0) & POLLERR);
 }
 
+/*
+ * A peer that sent and then left: its messages are still there, so a
+ * WAIT naming it has work to report before the departure (as a pipe
+ * gives its data before EOF).  Otherwise a receiver that checked its
+ * rings, then slept, learns of the departure while the message it
+ * waits for sits in its ring.
+ */
+TEST_F(wait, pending_message_before_departure)
+{
+	const struct mpichan_msg *m;
+	int err, leave;
+
+	for (leave = 0; leave < 2; leave++) {
+		struct mpichan_ep *peer = &self->e[1 + leave];
+		int32_t p = 1 + leave;
+
+		ASSERT_EQ(0, mpichan_ring_send(peer, 0, MPICHAN_MSG_DATA, p, 0,
+					       "last", 5));
+		if (leave == 0)
+			ASSERT_EQ(0, mc_finish(peer->fd));
+		mc_ep_close(peer);	/* finished, then dead */
+		EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, p, NULL))
+			TH_LOG("peer %s", leave ? "dead" : "finished");
+		m = mpichan_ring_peek(&self->e[0], p, &err);
+		ASSERT_NE(NULL, m);
+		EXPECT_EQ(p, m->tag);
+		mpichan_ring_consume(&self->e[0], p, m);
+		/* Drained: now the departure. */
+		EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, MC_SEC, p, NULL));
+	}
+}
+
 TEST_F(wait, empty_peer_has_not_left)
 {
 	struct mc_job job;
