@@ -141,10 +141,16 @@ static long mpichan_ioctl(struct file *file, unsigned int cmd,
 		ret = copy_struct_from_user(&arg, desc->size, argp, usize);
 		if (ret)
 			return ret;
-	} else if ((desc->dir & _IOC_READ) && !access_ok(argp, usize)) {
-		/* Fail before the handler acts, not after. */
-		return -EFAULT;
 	}
+	/*
+	 * A result that cannot be written back must fail the call before
+	 * the handler acts: a job created or a rank taken that the caller
+	 * never hears of would be lost.  Writing the argument back as it
+	 * is proves the memory writable.
+	 */
+	if ((desc->dir & _IOC_READ) &&
+	    copy_to_user(argp, &arg, min_t(size_t, usize, desc->size)))
+		return -EFAULT;
 
 	ret = desc->handler(file, &arg);
 	if ((ret < 0 && !desc->out_on_error) || !(desc->dir & _IOC_READ))

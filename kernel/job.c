@@ -144,7 +144,7 @@ static void job_release(struct kref *ref)
 	job_free_pages(job);
 	mutex_destroy(&job->xfer_lock);
 	mutex_destroy(&job->lock);
-	kfree(job);
+	kvfree(job);
 	atomic_long_dec(&mpichan_stats.jobs);
 }
 
@@ -159,7 +159,7 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 	unsigned long i;
 	u32 r;
 
-	job = kzalloc(struct_size(job, ranks, nranks), GFP_KERNEL_ACCOUNT);
+	job = kvzalloc(struct_size(job, ranks, nranks), GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&job->ref);
