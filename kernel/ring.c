@@ -74,20 +74,23 @@ int mpichan_mmap(struct file *file, struct vm_area_struct *vma)
 }
 
 /*
- * Does any ring into this rank hold cells?  head and tail are the
- * ranks' to write and may be garbage: they are only compared.
+ * Does ring (src -> dst) hold cells?  head and tail are the ranks' to
+ * write and may be garbage: they are only compared.
  */
+bool mpichan_ring_has_cells(struct mpichan_job *job, u32 src, u32 dst)
+{
+	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(job, src, dst);
+
+	return rc && READ_ONCE(rc->tail) != READ_ONCE(rc->head);
+}
+
+/* Does any ring into this rank hold cells? */
 bool mpichan_rank_has_incoming(struct mpichan_rank *rank)
 {
-	struct mpichan_job *job = rank->job;
 	u32 src;
 
-	for (src = 0; src < job->nranks; src++) {
-		struct mpichan_ring_ctl *rc = mpichan_ring_ctl(job, src,
-							       rank->index);
-
-		if (rc && READ_ONCE(rc->tail) != READ_ONCE(rc->head))
+	for (src = 0; src < rank->job->nranks; src++)
+		if (mpichan_ring_has_cells(rank->job, src, rank->index))
 			return true;
-	}
 	return false;
 }

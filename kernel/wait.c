@@ -23,14 +23,25 @@ static int check_peer(struct mpichan_job *job, s32 peer)
 	return 0;
 }
 
-/* > 0: something to do, < 0: the wait fails, 0: keep sleeping. */
+/*
+ * > 0: something to do, < 0: the wait fails, 0: keep sleeping.  As a
+ * pipe's data comes before its end, a departed peer's last messages
+ * are reported before its departure; other peers' traffic does not
+ * hide it.
+ */
 static int wait_ready(struct mpichan_rank *rank, s32 peer)
 {
-	if (mpichan_peer_gone(rank->job, peer))
-		return -EPIPE;
+	struct mpichan_job *job = rank->job;
+	bool work;
+
 	if (atomic_xchg(&rank->wake_pending, 0))
 		return 1;
-	return mpichan_cq_pending(rank) || mpichan_rank_has_incoming(rank);
+	if (peer >= 0 && mpichan_peer_gone(job, peer))
+		return mpichan_ring_has_cells(job, peer, rank->index) ? 1 : -EPIPE;
+	work = mpichan_cq_pending(rank) || mpichan_rank_has_incoming(rank);
+	if (work)
+		return 1;
+	return mpichan_peer_gone(job, peer) ? -EPIPE : 0;
 }
 
 int mpichan_wait(struct mpichan_file *mf, struct mpichan_wait *w)

@@ -113,6 +113,7 @@ static void scribble_case(struct __test_metadata *_metadata,
 	int go[2], ready[2], r, d;
 	struct mc_jstate s;
 	pid_t pid;
+	int ret;
 
 	ASSERT_EQ(0, mc_job_create(job, 4, 4096));
 	ASSERT_EQ(0, pipe(go));
@@ -163,8 +164,15 @@ static void scribble_case(struct __test_metadata *_metadata,
 	EXPECT_EQ(MPICHAN_RANK_FINISHED, mpichan_rank_ctl(&e[0], 2)->state);
 	EXPECT_EQ(1, mpichan_hdr(&e[0])->dead_count);
 	EXPECT_EQ(2, mpichan_hdr(&e[0])->finished_count);
-	EXPECT_EQ(-EPIPE, mc_wait(e[0].fd, 0, 1, NULL));
-	EXPECT_EQ(-EPIPE, mc_wait(e[0].fd, 0, 3, NULL));
+	/*
+	 * A departed peer's last messages come before its departure, and
+	 * a scribbled ring looks like one that holds messages: the wait
+	 * must answer at once, with either.
+	 */
+	ret = mc_wait(e[0].fd, 0, 1, NULL);
+	EXPECT_TRUE(ret == 0 || ret == -EPIPE) TH_LOG("wait: %d", ret);
+	ret = mc_wait(e[0].fd, 0, 3, NULL);
+	EXPECT_TRUE(ret == 0 || ret == -EPIPE) TH_LOG("wait: %d", ret);
 	if (mc_debugfs_present()) {
 		ASSERT_EQ(0, mc_job_state(job->id, &s));
 		EXPECT_EQ(1, s.dead);

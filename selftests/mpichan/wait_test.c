@@ -281,6 +281,25 @@ TEST_F(wait, pending_message_before_departure)
 	}
 }
 
+/* Another peer's traffic does not hide the departure of the one named. */
+TEST_F(wait, departure_not_hidden_by_others)
+{
+	const struct mpichan_msg *m;
+	int err;
+
+	ASSERT_EQ(0, mpichan_ring_send(&self->e[2], 0, MPICHAN_MSG_DATA, 2, 0,
+				       "busy", 5));
+	mc_ep_close(&self->e[1]);	/* dead, nothing left in its ring */
+	EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, MC_SEC, 1, NULL));
+	/* Waits that do not name it see the other peer's message. */
+	EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, MPICHAN_RANK_NONE, NULL));
+	EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, 2, NULL));
+	m = mpichan_ring_peek(&self->e[0], 2, &err);
+	ASSERT_NE(NULL, m);
+	mpichan_ring_consume(&self->e[0], 2, m);
+	EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, 0, MPICHAN_RANK_ANY, NULL));
+}
+
 TEST_F(wait, empty_peer_has_not_left)
 {
 	struct mc_job job;

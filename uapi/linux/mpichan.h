@@ -359,7 +359,8 @@ struct mpichan_attach {
  * was posted to this rank
  * since the last WAIT returned; -ETIMEDOUT after timeout_ns; -EINTR on
  * a signal; -EPIPE when `peer` has left (a rank), or when any rank died
- * (MPICHAN_RANK_ANY); MPICHAN_RANK_NONE ignores departures.
+ * (MPICHAN_RANK_ANY); MPICHAN_RANK_NONE ignores departures.  Work is
+ * reported before a departure: a dead peer's last messages come first.
  */
 struct mpichan_wait {
 	__s64 timeout_ns;	/* in: < 0 forever, 0 just check */
