@@ -30,11 +30,17 @@ static int window_mremap(struct vm_area_struct *vma)
 	return -EINVAL;
 }
 
-/* munmap() or exit; the mmap lock is held for writing. */
+/*
+ * munmap() or exit; the mmap lock is held for writing.  A refused
+ * mremap() closes the copy it made, not the window: only the area at
+ * win_start is the window.
+ */
 static void window_close(struct vm_area_struct *vma)
 {
 	struct mpichan_rank *rank = vma->vm_private_data;
 
+	if (vma->vm_start != rank->win_start)
+		return;
 	rank->win_start = 0;
 	rank->win_pages = 0;
 }
