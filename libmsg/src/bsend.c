@@ -65,6 +65,9 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 		return MPI_SUCCESS;
 	}
 	c = chunk_alloc(req->bytes + MPI_BSEND_OVERHEAD);
+	/* Earlier buffered sends may be done but not yet known: look. */
+	while (!c && lm_progress())
+		c = chunk_alloc(req->bytes + MPI_BSEND_OVERHEAD);
 	if (!c)
 		return lm_error(req->comm, fn, MPI_ERR_BUFFER,
 				"attached buffer (%zu bytes) has no room for %llu bytes",

@@ -41,16 +41,6 @@ struct lm_sync {
 	uint64_t sreq;		/* sender's request, echoed in the ACK */
 };
 
-#define LM_RTS_SYNC	(1U << 0)	/* Ssend: never pull before a match */
-
-struct lm_rts {
-	uint64_t size;		/* bytes of the message */
-	uint64_t addr;		/* where they are in the sender */
-	uint64_t sreq;		/* echoed in FIN */
-	uint32_t pid;		/* the sender's pid */
-	uint32_t flags;		/* LM_RTS_* */
-};
-
 struct lm_ctl {
 	uint64_t sreq;
 	int32_t status;		/* FIN: 0 or -errno of the copy; CANCEL_REPLY */
@@ -95,6 +85,7 @@ struct libmsg_message {
 	uint32_t magic;
 	uint16_t kind;		/* MPICHAN_MSG_DATA, LM_MSG_EAGER_SYNC, LM_MSG_RTS */
 	uint16_t pulled;	/* an RTS whose data was pulled into data[] */
+	int err;		/* the pull failed: -errno for the receive */
 	int wsrc;		/* sender's world rank */
 	int tag;
 	uint32_t ctx;
@@ -114,6 +105,7 @@ enum {
 	LM_S_QUEUED,	/* waiting for ring space, on lm.pending[dst] */
 	LM_S_WAIT_FIN,	/* RTS sent */
 	LM_S_WAIT_ACK,	/* synchronous eager sent */
+	LM_S_CANCELLING,	/* withdrawn; the module's CQE will say so */
 	LM_S_DONE,
 };
 
@@ -140,6 +132,7 @@ struct libmsg_request {
 	MPI_Status status;
 	struct cds_list_head link;	/* posted queue, pending, inflight */
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
+	struct lm_rts rts;	/* rendezvous sends: the offer */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 };
 
@@ -159,7 +152,7 @@ struct lm_state {
 	struct cds_list_head *pending;	/* per destination: queued sends */
 	uint32_t npending;		/* sends queued in all of pending[] */
 	struct cds_list_head inflight;	/* sends waiting for FIN/ACK */
-	uint32_t dead_seen;		/* dead_count already handled */
+	uint32_t cq_wait;		/* sends whose completion is a CQE */
 	uint8_t *dead;			/* per world rank: known dead */
 	pid_t pid;
 };

@@ -8,8 +8,9 @@
  * that both match a receive are matched in the order they were sent,
  * whatever their sizes.
  *
- * A rendezvous is completed by the receiver: it copies the data once
- * from the sender (the transport's copy_from) and sends FIN back.
+ * A rendezvous is completed by the receiver: it takes the data with
+ * one copy (the transport's rndv_take) and sends FIN back, unless the
+ * module tells the sender itself (LM_RTS_HANDLE).
  */
 
 #include <errno.h>
@@ -38,28 +39,39 @@ static int recv_matches(const struct libmsg_request *req, int wsrc, int tag)
 }
 
 static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
-			 const void *data, uint64_t len)
+			 const void *data, uint64_t len, int err)
 {
 	uint64_t n = len < req->bytes ? len : req->bytes;
 
 	if (n)
 		memcpy(req->buf, data, n);
 	lm_status_set(&req->status, req->comm, wsrc, tag, n,
+		      err ? lm_errno_class(err) :
 		      len > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
 	lm_req_complete(req);
 }
 
 /* The rendezvous: one copy from the sender, then FIN. */
-static void deliver_rts(struct libmsg_request *req, int wsrc, int tag,
-			const struct lm_rts *rts)
+static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
+		void *buf, uint64_t n)
+{
+	int err = 0;
+
+	if (n || (rts->flags & LM_RTS_HANDLE))
+		err = lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag, rts,
+					  buf, n);
+	if (!(rts->flags & LM_RTS_HANDLE))
+		lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
+	return err;
+}
+
+static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
+			int tag, const struct lm_rts *rts)
 {
 	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
-	int err = 0, cls;
+	int err, cls;
 
-	if (n)
-		err = lm.job.t->copy_from(&lm.job, (pid_t)rts->pid, rts->addr,
-					  req->buf, n);
-	lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
+	err = take(wsrc, ctx, tag, rts, req->buf, n);
 	cls = err ? lm_errno_class(err) :
 		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);
@@ -79,11 +91,12 @@ void lm_match_deliver_msg(struct libmsg_request *req,
 			  struct libmsg_message *msg)
 {
 	if (msg->kind == LM_MSG_RTS && !msg->pulled) {
-		deliver_rts(req, msg->wsrc, msg->tag, &msg->rts);
+		deliver_rts(req, msg->wsrc, msg->ctx, msg->tag, &msg->rts);
 	} else {
 		if (msg->kind == LM_MSG_EAGER_SYNC)
 			lm_send_ctl(msg->wsrc, LM_MSG_ACK, msg->rts.sreq, 0);
-		deliver_data(req, msg->wsrc, msg->tag, msg->data, msg->size);
+		deliver_data(req, msg->wsrc, msg->tag, msg->data, msg->size,
+			     msg->err);
 	}
 	lm_message_free(msg);
 }
@@ -122,11 +135,11 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 			continue;
 		cds_list_del(&req->link);
 		if (m->kind == LM_MSG_RTS) {
-			deliver_rts(req, src, m->tag, &rts);
+			deliver_rts(req, src, m->context, m->tag, &rts);
 		} else {
 			if (m->kind == LM_MSG_EAGER_SYNC)
 				lm_send_ctl(src, LM_MSG_ACK, rts.sreq, 0);
-			deliver_data(req, src, m->tag, p, size);
+			deliver_data(req, src, m->tag, p, size, 0);
 		}
 		return;
 	}
@@ -232,15 +245,17 @@ static void pull_in(struct lm_match *q, void *arg)
 		msg->data = malloc(msg->size ? msg->size : 1);
 		if (!msg->data)
 			return;
-		err = lm.job.t->copy_from(&lm.job, (pid_t)msg->rts.pid,
-					  msg->rts.addr, msg->data, msg->size);
+		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->data,
+			   msg->size);
 		if (err) {
-			/* Leave it: the receive will see the error. */
+			/* The sender heard of it; the receive will too. */
 			free(msg->data);
 			msg->data = NULL;
+			msg->kind = MPICHAN_MSG_DATA;
+			msg->size = 0;
+			msg->err = err;
 			continue;
 		}
-		lm_send_ctl(msg->wsrc, LM_MSG_FIN, msg->rts.sreq, 0);
 		msg->pulled = 1;
 		lm.pulled += msg->size;
 		(*pulled)++;

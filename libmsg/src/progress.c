@@ -92,7 +92,6 @@ static int send_try(struct libmsg_request *req)
 	const struct mpichan_ep *ep = &lm.job.ep;
 	uint32_t dst = (uint32_t)req->wpeer;
 	struct lm_sync sync;
-	struct lm_rts rts;
 	int err, next;
 
 	if (req->bytes <= lm.eager) {
@@ -110,14 +109,21 @@ static int send_try(struct libmsg_request *req)
 			next = LM_S_DONE;
 		}
 	} else {
-		memset(&rts, 0, sizeof(rts));
-		rts.size = req->bytes;
-		rts.addr = (uintptr_t)req->buf;
-		rts.sreq = (uintptr_t)req;
-		rts.pid = (uint32_t)lm.pid;
-		rts.flags = req->mode == LM_MODE_SYNC ? LM_RTS_SYNC : 0;
+		/* Offer the data once (the module pins it), then announce it. */
+		if (!req->rts.sreq) {
+			req->rts.flags = req->mode == LM_MODE_SYNC ? LM_RTS_SYNC : 0;
+			err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
+						   req->buf, req->bytes,
+						   (uintptr_t)req, &req->rts);
+			if (err) {
+				send_done(req, lm_errno_class(err));
+				return 0;
+			}
+			if (req->rts.flags & LM_RTS_HANDLE)
+				lm.cq_wait++;
+		}
 		err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag, req->ctx,
-					&rts, sizeof(rts));
+					&req->rts, sizeof(req->rts));
 		next = LM_S_WAIT_FIN;
 	}
 	if (err == -EAGAIN)
@@ -140,6 +146,7 @@ void lm_send_start(struct libmsg_request *req)
 
 	req->done = 0;
 	req->state = LM_S_NEW;
+	memset(&req->rts, 0, sizeof(req->rts));
 	if (req->peer == MPI_PROC_NULL) {
 		req->state = LM_S_DONE;
 		lm_status_set(&req->status, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0,
@@ -196,6 +203,12 @@ int lm_send_cancel(struct libmsg_request *req)
 		cds_list_del(&req->link);
 		lm.npending--;
 		req->status.libmsg_cancelled = 1;
+		if (req->rts.sreq && lm.job.t->rndv_cancel(&lm.job, &req->rts)) {
+			/* Offered to the module: its CQE completes it. */
+			req->state = LM_S_CANCELLING;
+			cds_list_add_tail(&req->link, &lm.inflight);
+			return 1;
+		}
 		send_done(req, MPI_SUCCESS);
 		return 1;
 	case LM_S_WAIT_FIN:
@@ -265,10 +278,58 @@ static void cancel_reply(struct libmsg_request *req, int32_t withdrawn)
 	if (req->state == LM_S_DONE) {
 		send_done(req, req->status.MPI_ERROR);
 	} else if (withdrawn) {
-		cds_list_del(&req->link);
 		req->status.libmsg_cancelled = 1;
+		if (req->state == LM_S_WAIT_FIN &&
+		    lm.job.t->rndv_cancel(&lm.job, &req->rts)) {
+			/* The module's CQE will report the withdrawn send. */
+			req->state = LM_S_CANCELLING;
+			return;
+		}
+		cds_list_del(&req->link);
 		send_done(req, MPI_SUCCESS);
 	}
+}
+
+/* A completion from the module: a rendezvous send was taken (or failed). */
+static void cqe_send(struct libmsg_request *req, int32_t status)
+{
+	if (req->magic != LM_MAGIC_REQ || req->kind != LM_REQ_SEND)
+		lm_fatal("protocol error: completion for an unknown send");
+	lm.cq_wait--;
+	if (req->state == LM_S_CANCELLING) {
+		cds_list_del(&req->link);
+		if (status != -ECANCELED)
+			req->status.libmsg_cancelled = 0;
+		send_done(req, status && status != -ECANCELED ?
+			  lm_errno_class(status) : MPI_SUCCESS);
+		return;
+	}
+	send_matched(req, status);
+}
+
+static int cq_poll(void)
+{
+	struct mpichan_rank_ctl *me = mpichan_rank_ctl(&lm.job.ep, lm.job.rank);
+	const unsigned char *cq = lm.job.ep.map + lm.job.ep.off.cq +
+		(uint64_t)lm.job.rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE;
+	uint32_t head = me->cq_head;
+	uint32_t tail = __atomic_load_n(&me->cq_tail, __ATOMIC_ACQUIRE);
+	struct mpichan_cqe e;
+	int n = 0;
+
+	if (tail - head > MPICHAN_CQ_ENTRIES)
+		lm_fatal("completion queue is corrupt");
+	while (head != tail) {
+		memcpy(&e, cq + (uint64_t)(head & (MPICHAN_CQ_ENTRIES - 1)) *
+		       MPICHAN_CQE_SIZE, sizeof(e));
+		head++;
+		__atomic_store_n(&me->cq_head, head, __ATOMIC_RELEASE);
+		if (e.flags & MPICHAN_CQE_SEND)
+			cqe_send((struct libmsg_request *)(uintptr_t)e.user_data,
+				 e.status);
+		n++;
+	}
+	return n;
 }
 
 static void dispatch(int src, const struct mpichan_msg *m)
@@ -343,10 +404,16 @@ static void peer_dead(int w)
 	cds_list_for_each_entry_safe(req, t, &lm.pending[w], link) {
 		cds_list_del(&req->link);
 		lm.npending--;
+		if (req->rts.flags & LM_RTS_HANDLE) {
+			/* The module fails it with -EPIPE in a CQE. */
+			req->state = LM_S_WAIT_FIN;
+			cds_list_add_tail(&req->link, &lm.inflight);
+			continue;
+		}
 		send_done(req, MPI_ERR_PROC_FAILED);
 	}
 	cds_list_for_each_entry_safe(req, t, &lm.inflight, link) {
-		if (req->wpeer != w)
+		if (req->wpeer != w || (req->rts.flags & LM_RTS_HANDLE))
 			continue;
 		cds_list_del(&req->link);
 		req->cancel = 0;
@@ -378,6 +445,9 @@ int lm_progress(void)
 		did |= flush_pending();
 	for (src = 0; src < lm.job.nranks; src++)
 		did |= drain(src);
+	/* After the rings: a completion posted before a message seen is in. */
+	if (lm.cq_wait)
+		did |= cq_poll();
 	/* After the drain: what a dead rank sent before dying is in. */
 	if (dead != lm.job.dead_seen) {
 		handle_deaths(dead);
@@ -423,6 +493,6 @@ void lm_progress_block(void)
 		return;
 	}
 	/* Nobody wakes a sender when its ring drains: look again soon. */
-	timeout = lm.npending ? 200000 : 100000000;
+	timeout = lm.npending ? 200000 : 1000000000;
 	lm.job.t->sleep(&lm.job, timeout);
 }

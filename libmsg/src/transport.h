@@ -17,6 +17,25 @@
 
 struct lm_job;
 
+/*
+ * A rendezvous offer, as carried by an RTS: either the sender's buffer
+ * address and pid (copied with process_vm_readv), or, with
+ * LM_RTS_HANDLE, the handle of a send queued in the module (pinned,
+ * copied by MPICHAN_IOC_RECV; the sender learns it from its completion
+ * queue, not from a FIN).
+ */
+#define LM_RTS_SYNC	(1U << 0)	/* Ssend: never pull before a match */
+#define LM_RTS_HANDLE	(1U << 1)	/* handle names a module send */
+
+struct lm_rts {
+	uint64_t size;		/* bytes of the message */
+	uint64_t addr;		/* where they are in the sender */
+	uint64_t sreq;		/* echoed in FIN (or the CQE) */
+	uint64_t handle;	/* LM_RTS_HANDLE */
+	uint32_t pid;		/* the sender's pid */
+	uint32_t flags;		/* LM_RTS_* */
+};
+
 struct lm_transport {
 	const char *name;
 	/* Join the job described by the environment (or a singleton). */
@@ -29,9 +48,25 @@ struct lm_transport {
 	 * died that job->dead_seen does not count yet).
 	 */
 	int (*sleep)(struct lm_job *job, int64_t timeout_ns);
-	/* The single copy of a rendezvous: len bytes at addr in pid. */
-	int (*copy_from)(struct lm_job *job, pid_t pid, uint64_t addr,
-			 void *dst, uint64_t len);
+	/*
+	 * Rendezvous, sender: offer buf[0..len) to rank dst; fills in
+	 * rts (addr and pid, or a handle).  0 or -errno.
+	 */
+	int (*rndv_offer)(struct lm_job *job, uint32_t dst, uint32_t context,
+			  int32_t tag, const void *buf, uint64_t len,
+			  uint64_t sreq, struct lm_rts *rts);
+	/*
+	 * Rendezvous, receiver: the single copy of up to len bytes of the
+	 * offer from rank src into buf.  0 or -errno.
+	 */
+	int (*rndv_take)(struct lm_job *job, uint32_t src, uint32_t context,
+			 int32_t tag, const struct lm_rts *rts, void *buf,
+			 uint64_t len);
+	/*
+	 * Rendezvous, sender: the receiver withdrew an offer it never
+	 * took.  1 when a completion (CQE) will still report it, else 0.
+	 */
+	int (*rndv_cancel)(struct lm_job *job, const struct lm_rts *rts);
 	/* Leaving in order (MPI_Finalize); then close. */
 	void (*finish)(struct lm_job *job);
 	void (*close)(struct lm_job *job);
@@ -68,5 +103,9 @@ static inline void lm_notify(struct lm_job *job, uint32_t dst)
 
 /* Single copy from another process: process_vm_readv, looped. */
 int lm_copy_vm_readv(pid_t pid, uint64_t addr, void *dst, uint64_t len);
+/* An offer read with process_vm_readv: the sender's address and pid. */
+int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
+		     int32_t tag, const void *buf, uint64_t len, uint64_t sreq,
+		     struct lm_rts *rts);
 
 #endif /* LIBMSG_TRANSPORT_H */

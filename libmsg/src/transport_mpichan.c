@@ -2,8 +2,14 @@
 /*
  * The transport over /dev/mpichan: attach to the job the launcher made
  * (MPICHAN_JOB_ID, MPICHAN_JOB_SECRET), map it, sleep in MPICHAN_IOC_WAIT
- * and wake peers with MPICHAN_IOC_WAKE.  The rendezvous copy goes
- * through copy_from(); it will move to the module's pinned single copy.
+ * and wake peers with MPICHAN_IOC_WAKE.  A rendezvous is a send queued
+ * in the module (MPICHAN_IOC_SEND pins the sender's pages) whose handle
+ * the RTS carries; the receiver takes exactly that send with
+ * MPICHAN_IOC_RECV (MPICHAN_RECV_HANDLE), so matching order stays the
+ * rings', and the module copies once from the pinned pages.  The sender
+ * learns it from its completion queue.  When the module refuses the
+ * send (completion queue full, over RLIMIT_MEMLOCK), the offer falls
+ * back to process_vm_readv.
  */
 
 #include <errno.h>
@@ -126,11 +132,62 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 	return ret == -EPIPE ? 0 : ret;
 }
 
-static int dev_copy_from(struct lm_job *job, pid_t pid, uint64_t addr,
-			 void *dst, uint64_t len)
+static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
+			  int32_t tag, const void *buf, uint64_t len,
+			  uint64_t sreq, struct lm_rts *rts)
 {
-	(void)job;
-	return lm_copy_vm_readv(pid, addr, dst, len);
+	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
+	struct mpichan_send s;
+
+	memset(&s, 0, sizeof(s));
+	s.iov = (uintptr_t)&iov;
+	s.iovcnt = 1;
+	s.dst = dst;
+	s.context = context;
+	s.tag = tag;
+	s.user_data = sreq;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, &s) < 0 ||
+	    s.status != MPICHAN_XFER_QUEUED)
+		/* Refused (or oddly done): offer the plain address instead. */
+		return lm_rndv_offer_vm(job, dst, context, tag, buf, len, sreq,
+					rts);
+	rts->size = len;
+	rts->sreq = sreq;
+	rts->handle = s.handle;
+	rts->pid = (uint32_t)getpid();
+	rts->flags |= LM_RTS_HANDLE;
+	return 0;
+}
+
+static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
+			 int32_t tag, const struct lm_rts *rts, void *buf,
+			 uint64_t len)
+{
+	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
+	struct mpichan_recv r;
+
+	if (!(rts->flags & LM_RTS_HANDLE))
+		return lm_copy_vm_readv((pid_t)rts->pid, rts->addr, buf, len);
+	memset(&r, 0, sizeof(r));
+	r.iov = (uintptr_t)&iov;
+	r.iovcnt = len ? 1 : 0;
+	r.src = (int32_t)src;
+	r.context = context;
+	r.tag = tag;
+	r.handle = rts->handle;
+	r.flags = MPICHAN_RECV_HANDLE;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, &r) < 0)
+		return -errno;
+	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
+}
+
+static int dev_rndv_cancel(struct lm_job *job, const struct lm_rts *rts)
+{
+	struct mpichan_cancel c = { .handle = rts->handle, .flags = 0, .pad = 0 };
+
+	if (!(rts->flags & LM_RTS_HANDLE))
+		return 0;
+	return ioctl(job->ep.fd, MPICHAN_IOC_CANCEL, &c) == 0;
 }
 
 static void dev_finish(struct lm_job *job)
@@ -152,7 +209,9 @@ const struct lm_transport lm_transport_mpichan = {
 	.open = dev_open_job,
 	.wake = dev_wake,
 	.sleep = dev_sleep,
-	.copy_from = dev_copy_from,
+	.rndv_offer = dev_rndv_offer,
+	.rndv_take = dev_rndv_take,
+	.rndv_cancel = dev_rndv_cancel,
 	.finish = dev_finish,
 	.close = dev_close,
 };

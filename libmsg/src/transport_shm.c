@@ -153,11 +153,39 @@ int lm_copy_vm_readv(pid_t pid, uint64_t addr, void *dst, uint64_t len)
 	return 0;
 }
 
-static int shm_copy_from(struct lm_job *job, pid_t pid, uint64_t addr,
-			 void *dst, uint64_t len)
+int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
+		     int32_t tag, const void *buf, uint64_t len, uint64_t sreq,
+		     struct lm_rts *rts)
 {
 	(void)job;
-	return lm_copy_vm_readv(pid, addr, dst, len);
+	(void)dst;
+	(void)context;
+	(void)tag;
+	rts->size = len;
+	rts->addr = (uintptr_t)buf;
+	rts->sreq = sreq;
+	rts->pid = (uint32_t)getpid();
+	return 0;
+}
+
+static int shm_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
+			 int32_t tag, const struct lm_rts *rts, void *buf,
+			 uint64_t len)
+{
+	(void)job;
+	(void)src;
+	(void)context;
+	(void)tag;
+	if (rts->flags & LM_RTS_HANDLE)
+		return -EPROTO;
+	return lm_copy_vm_readv((pid_t)rts->pid, rts->addr, buf, len);
+}
+
+static int shm_rndv_cancel(struct lm_job *job, const struct lm_rts *rts)
+{
+	(void)job;
+	(void)rts;
+	return 0;
 }
 
 static void shm_finish(struct lm_job *job)
@@ -179,7 +207,9 @@ const struct lm_transport lm_transport_shm = {
 	.open = shm_open_job,
 	.wake = shm_wake,
 	.sleep = shm_sleep,
-	.copy_from = shm_copy_from,
+	.rndv_offer = lm_rndv_offer_vm,
+	.rndv_take = shm_rndv_take,
+	.rndv_cancel = shm_rndv_cancel,
 	.finish = shm_finish,
 	.close = shm_close,
 };
