@@ -966,6 +966,45 @@ TEST_F_TIMEOUT(rndv, cq_reservation_full, 120)
 	xf_free(sb, 4096);
 }
 
+/*
+ * A rank that moves cq_head wrongly only loses its own entries:
+ * cq_overflow counts them, nothing else breaks.
+ */
+TEST_F(rndv, cq_head_broken_by_rank)
+{
+	struct mpichan_rank_ctl *ctl = mpichan_rank_ctl(E(1), 1);
+	unsigned char sb[5000], rb[5000];
+	struct mpichan_send s, s2;
+	struct mpichan_recv r;
+	struct mpichan_cqe c;
+	uint32_t tail;
+
+	XF_BODY();
+	mc_fill(sb, 90, sizeof(sb));
+	ASSERT_EQ(0, xf_send(E(1), sb, sizeof(sb), 0, 0, 0, 0x91, &s));
+	ASSERT_EQ(MPICHAN_XFER_QUEUED, s.status);
+	tail = ctl->cq_tail;
+	/* Claim every entry is still unconsumed: the queue looks full. */
+	ctl->cq_head = tail - MPICHAN_CQ_ENTRIES;
+	EXPECT_EQ(-EAGAIN, xf_send(E(1), sb, sizeof(sb), 0, 0, 1, 0, &s2));
+	/* The queued send completes: its entry has nowhere to go. */
+	ASSERT_EQ(0, xf_recv(E(0), rb, sizeof(rb), 1, 0, 0, 0, 0, 0, &r));
+	EXPECT_EQ(MPICHAN_XFER_DONE, r.status);
+	EXPECT_TRUE(mc_check(rb, 90, sizeof(rb)));
+	EXPECT_EQ(1, ctl->cq_overflow);
+	EXPECT_EQ(tail, ctl->cq_tail);
+	/* Garbage far ahead of the tail. */
+	ctl->cq_head = tail + 12345;
+	EXPECT_EQ(-EAGAIN, xf_send(E(1), sb, sizeof(sb), 0, 0, 1, 0, &s2));
+	/* Put right, the queue works again. */
+	ctl->cq_head = tail;
+	ASSERT_EQ(0, xf_send(E(1), sb, sizeof(sb), 0, 0, 2, 0x92, &s2));
+	ASSERT_EQ(0, xf_recv(E(0), rb, sizeof(rb), 1, 0, 2, 0, 0, 0, &r));
+	ASSERT_EQ(1, xf_cq_pop(E(1), &c));
+	EXPECT_EQ(0x92, c.user_data);
+	EXPECT_EQ(1, ctl->cq_overflow);
+}
+
 TEST_F(rndv, cq_wait_and_poll)
 {
 	unsigned char sb[4096], rb[4096];

@@ -418,6 +418,52 @@ TEST_F(win, map_falls_back_to_copy)
 	xf_free(rb, 2 * len);
 }
 
+/*
+ * A receive of several segments may still map a one-segment send:
+ * map_off is an offset into the message, i.e. into the concatenation
+ * of the receive's segments.
+ */
+TEST_F(win, mapped_copy_into_segmented_receive)
+{
+	size_t len = 12 * XF_PAGE + 77, cut1 = 1000, cut2 = 5 * XF_PAGE + 3;
+	unsigned char *sb = xf_alloc(len + XF_PAGE), *rb = xf_alloc(2 * len);
+	unsigned char *flat = malloc(len);
+	struct mpichan_iovec rv[3];
+	struct mpichan_send s;
+	struct mpichan_recv r;
+	struct mpichan_cqe c;
+	size_t at, i;
+
+	XF_BODY();
+	ASSERT_NE(NULL, sb);
+	ASSERT_NE(NULL, rb);
+	ASSERT_NE(NULL, flat);
+	ASSERT_NE(MAP_FAILED, open_window(_metadata, self));
+	mc_fill(sb + 300, 80, len);
+	memset(rb, 0, 2 * len);
+	rv[0] = (struct mpichan_iovec){ (uintptr_t)(rb + 5), cut1 };
+	rv[1] = (struct mpichan_iovec){ (uintptr_t)(rb + cut1 + 100), cut2 - cut1 };
+	rv[2] = (struct mpichan_iovec){ (uintptr_t)(rb + len), len - cut2 };
+	ASSERT_EQ(0, xf_send(E(1), sb + 300, len, 0, 0, 0, 0, &s));
+	ASSERT_EQ(0, xf_recvv(E(0), rv, 3, 1, 0, 0, MPICHAN_RECV_MAP, 0, 0, &r));
+	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
+	EXPECT_EQ(len, r.len);
+	EXPECT_EQ(XF_PAGE - 300, r.map_off);
+	/* Gather what the kernel copied, lay the window over it. */
+	for (at = 0, i = 0; i < 3; i++) {
+		memcpy(flat + at, (void *)(uintptr_t)rv[i].base, rv[i].len);
+		at += rv[i].len;
+	}
+	memcpy(flat + r.map_off, self->win, r.map_len);
+	EXPECT_TRUE(mc_check(flat, 80, len));
+	EXPECT_EQ(0, xf_unmap(E(0)->fd, r.handle));
+	ASSERT_EQ(1, xf_cq_pop(E(1), &c));
+	EXPECT_EQ(len, c.len);
+	free(flat);
+	xf_free(sb, len + XF_PAGE);
+	xf_free(rb, 2 * len);
+}
+
 /* A MAP receive posted before the send is an ordinary queued receive. */
 TEST_F(win, map_flag_on_queued_receive)
 {
