@@ -3,6 +3,8 @@
 # make            build the module, the library, the tools and the tests
 # make check      install what is missing, build, lint, run every test
 #                 natively and in the VM; ends with "N passed, N failed"
+# make check-debug the VM tests under a debug kernel (KASAN, lockdep,
+#                 kmemleak, fault injection), built once and cached
 # make run        build and run the example job over /dev/mpichan
 # make lint       checkpatch and sparse over the module and the uapi
 # make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
@@ -18,7 +20,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools libmsg examples check run lint clean ksrc deps
+.PHONY: all module user selftests tools libmsg examples check check-debug run lint clean ksrc deps
 
 all: module user
 
@@ -48,6 +50,9 @@ tools:
 
 check:
 	tools/check
+
+check-debug:
+	tools/check-debug
 
 run:
 	tools/run-example

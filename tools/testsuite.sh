@@ -54,6 +54,33 @@ run_cmd() {
 	fi
 }
 
+# The closing line: "N passed, N failed[, N skipped]"; true if none failed.
+summary() {
+	local pass fail skip line
+	pass=$(grep -c '^pass ' "$MPICHAN_RESULTS")
+	fail=$(grep -c '^fail ' "$MPICHAN_RESULTS")
+	skip=$(grep -c '^skip ' "$MPICHAN_RESULTS")
+	if [ "$fail" != 0 ]; then
+		echo "failed:"
+		grep '^fail ' "$MPICHAN_RESULTS" | sed 's/^fail /  /'
+	fi
+	line="$pass passed, $fail failed"
+	[ "$skip" != 0 ] && line="$line, $skip skipped"
+	echo "$line"
+	[ "$fail" = 0 ]
+}
+
+step() { echo; echo "==== $*"; }
+
+# Build the module for another kernel tree from a copy of the sources
+# (out-of-tree objects live beside them): build/kmod-NAME/kernel/mpichan.ko.
+build_module_copy() {
+	local kdir=$1 name=$2 obj=build/kmod-$2
+	rm -rf "$obj" && mkdir -p "$obj" && cp -r Kbuild kernel uapi "$obj"/
+	(cd "$obj" && rm -f kernel/*.o kernel/*.ko kernel/*.mod* kernel/.*.cmd)
+	make -s -C "$kdir" M="$PWD/$obj" modules
+}
+
 finish_quiet() {
 	exit $_suite_failed
 }

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every error path of the module's setup and transfer paths, driven by
+ * the kernel's systematic fault injection (/proc/thread-self/fail-nth,
+ * with failslab and fail_page_alloc armed for sleeping allocations).
+ *
+ * For each step of a scenario and each n = 1, 2, ..., a fresh child
+ * runs the steps before it, then makes the n-th fault-injectable call
+ * of that step fail.  The step must succeed or fail with a clean errno,
+ * the child must exit normally, and afterwards every counter in
+ * /sys/kernel/debug/mpichan/stats must be back to zero.  n grows until
+ * the step no longer reaches the n-th call.  Needs a kernel with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS (the debug kernel); skips otherwise.
+ */
+#include <sys/wait.h>
+
+#include "helpers.h"
+#include "kselftest_harness.h"
+
+#define FI_DIR		"/sys/kernel/debug"
+#define FI_MAX_NTH	400
+#define FI_PAGE		4096UL
+
+struct fi_state {
+	int own, fd[2];
+	struct mpichan_job_create c;
+	struct mpichan_ep ep[2];
+	unsigned char *win;
+	unsigned char *buf;
+	__u64 handle;
+};
+
+static int fi_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+static int fi_arm(void)
+{
+	static const char *const attrs[] = {
+		FI_DIR "/failslab/ignore-gfp-wait",
+		FI_DIR "/fail_page_alloc/ignore-gfp-wait",
+		FI_DIR "/fail_page_alloc/ignore-gfp-highmem",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (fi_write(attrs[i], "N"))
+			return -1;
+	/* Quiet: a stack dump per injected fault would read as a bug. */
+	fi_write(FI_DIR "/failslab/verbose", "0");
+	fi_write(FI_DIR "/fail_page_alloc/verbose", "0");
+	return 0;
+}
+
+static int fi_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+static int fi_send(struct fi_state *s, size_t len, __u64 *handle)
+{
+	struct mpichan_iovec v = { (uintptr_t)s->buf, len };
+	struct mpichan_send a = { .iov = (uintptr_t)&v, .iovcnt = 1, .dst = 1 };
+	int ret = fi_ioctl(s->ep[0].fd, MPICHAN_IOC_SEND, &a);
+
+	if (!ret && handle)
+		*handle = a.handle;
+	return ret;
+}
+
+static int fi_recv(struct fi_state *s, __u32 flags, __u64 handle,
+		   struct mpichan_recv *out)
+{
+	struct mpichan_iovec v = { (uintptr_t)s->buf + 8 * FI_PAGE, 8 * FI_PAGE };
+	struct mpichan_recv a = { .iov = (uintptr_t)&v, .iovcnt = 1, .src = 0,
+				  .tag = MPICHAN_TAG_ANY, .flags = flags,
+				  .handle = handle };
+	int ret = fi_ioctl(s->ep[1].fd, MPICHAN_IOC_RECV, &a);
+
+	if (out)
+		*out = a;
+	return ret;
+}
+
+/* The scenario, one step at a time: 0 or -errno. */
+static int fi_step(struct fi_state *s, int step)
+{
+	struct mpichan_recv r;
+	struct mpichan_wait w = { .timeout_ns = 0, .peer = MPICHAN_RANK_NONE };
+	char state[4096];
+	void *p;
+	int i, ret;
+
+	switch (step) {
+	case 0:
+		s->own = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
+		return s->own < 0 ? -errno : 0;
+	case 1:
+		s->c.nranks = 2;
+		return fi_ioctl(s->own, MPICHAN_IOC_JOB_CREATE, &s->c);
+	case 2:
+	case 3:
+		i = step - 2;
+		s->fd[i] = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
+		if (s->fd[i] < 0)
+			return -errno;
+		return mpichan_ep_attach(&s->ep[i], s->fd[i], s->c.job_id,
+					 s->c.secret, i);
+	case 4:
+		/* Ring pages come on first touch. */
+		return mpichan_ring_send(&s->ep[0], 1, MPICHAN_MSG_DATA, 1, 0,
+					 "x", 1);
+	case 5:
+		p = mmap(NULL, 64 * FI_PAGE, PROT_READ, MAP_SHARED, s->fd[1],
+			 MPICHAN_WINDOW_OFFSET);
+		if (p == MAP_FAILED)
+			return -errno;
+		s->win = p;
+		return 0;
+	case 6:
+		return fi_send(s, 5 * FI_PAGE + 100, &s->handle);
+	case 7:
+		ret = fi_recv(s, MPICHAN_RECV_HANDLE | MPICHAN_RECV_MAP,
+			      s->handle, &r);
+		if (ret || r.status != MPICHAN_XFER_MAPPED)
+			return ret;
+		{
+			struct mpichan_unmap um = { .handle = r.handle };
+
+			return fi_ioctl(s->fd[1], MPICHAN_IOC_UNMAP, &um);
+		}
+	case 8:
+		/* Receive first (pinned), then the sender copies into it. */
+		ret = fi_recv(s, 0, 0, NULL);
+		return ret ? ret : fi_send(s, 3 * FI_PAGE, NULL);
+	case 9:
+		ret = fi_send(s, 2 * FI_PAGE, &s->handle);
+		if (ret)
+			return ret;
+		{
+			struct mpichan_cancel cc = { .handle = s->handle };
+
+			return fi_ioctl(s->fd[0], MPICHAN_IOC_CANCEL, &cc);
+		}
+	case 10:
+		ret = fi_ioctl(s->fd[1], MPICHAN_IOC_WAIT, &w);
+		return ret == -ETIMEDOUT ? 0 : ret;
+	case 11:
+		snprintf(state, sizeof(state), MC_DEBUGFS "/job-%llu/state",
+			 (unsigned long long)s->c.job_id);
+		return mc_read_file(state, state, sizeof(state)) < 0 ? -EIO : 0;
+	}
+	return -EINVAL;
+}
+
+#define FI_STEPS 12
+
+static void fi_cleanup(struct fi_state *s)
+{
+	if (s->win)
+		munmap(s->win, 64 * FI_PAGE);
+	mpichan_ep_detach(&s->ep[0]);
+	mpichan_ep_detach(&s->ep[1]);
+	if (s->fd[0] >= 0)
+		close(s->fd[0]);
+	if (s->fd[1] >= 0)
+		close(s->fd[1]);
+	if (s->own >= 0)
+		close(s->own);
+}
+
+static int fi_clean_errno(int ret)
+{
+	return ret == 0 || ret == -ENOMEM || ret == -EFAULT ||
+	       ret == -EAGAIN || ret == -EBUSY;
+}
+
+/*
+ * Child: steps before `step` normally, then `step` with the n-th call
+ * failing.  Exit 0: clean, fault fired; 1: clean, step finished before
+ * the n-th call; 2: an earlier step failed; 3: not a clean errno.
+ */
+static int fi_child(int step, int nth)
+{
+	struct fi_state s = { .own = -1, .fd = { -1, -1 } };
+	char val[16], path[64];
+	int i, ret, fired;
+
+	s.ep[0].fd = s.ep[1].fd = -1;
+	s.buf = mmap(NULL, 16 * FI_PAGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s.buf == MAP_FAILED)
+		return 2;
+	memset(s.buf, 0x5a, 16 * FI_PAGE);
+	for (i = 0; i < step; i++)
+		if (fi_step(&s, i))
+			return 2;
+	snprintf(path, sizeof(path), "/proc/thread-self/fail-nth");
+	snprintf(val, sizeof(val), "%d", nth);
+	if (fi_write(path, val))
+		return 2;
+	ret = fi_step(&s, step);
+	if (mc_read_file(path, val, sizeof(val)) < 0)
+		return 2;
+	fired = atoi(val) == 0;
+	fi_write(path, "0");
+	fi_cleanup(&s);
+	if (!fi_clean_errno(ret)) {
+		fprintf(stderr, "# step %d nth %d: %s\n", step, nth,
+			strerror(-ret));
+		return 3;
+	}
+	return fired ? 0 : 1;
+}
+
+static int fi_stats_zero(void)
+{
+	return mc_stat("jobs") == 0 && mc_stat("ranks") == 0 &&
+	       mc_stat("ring_pages") == 0 && mc_stat("pinned_pages") == 0;
+}
+
+TEST(every_setup_allocation_fails_cleanly)
+{
+	int step, nth, hits = 0, status;
+	pid_t pid;
+
+	if (access(MPICHAN_DEVICE, F_OK))
+		SKIP(return, "%s absent: is mpichan.ko loaded?", MPICHAN_DEVICE);
+	if (access("/proc/thread-self/fail-nth", W_OK) ||
+	    access(FI_DIR "/failslab", F_OK))
+		SKIP(return, "no fault injection in this kernel (use make check-debug)");
+	ASSERT_EQ(0, fi_arm());
+	ASSERT_TRUE(fi_stats_zero());
+
+	for (step = 0; step < FI_STEPS; step++) {
+		for (nth = 1; nth <= FI_MAX_NTH; nth++) {
+			pid = fork();
+			ASSERT_LE(0, pid);
+			if (pid == 0)
+				_exit(fi_child(step, nth));
+			ASSERT_EQ(pid, waitpid(pid, &status, 0));
+			ASSERT_TRUE(WIFEXITED(status))
+				TH_LOG("step %d nth %d: killed by %d", step, nth,
+				       WTERMSIG(status));
+			ASSERT_GE(1, WEXITSTATUS(status))
+				TH_LOG("step %d nth %d: exit %d", step, nth,
+				       WEXITSTATUS(status));
+			ASSERT_TRUE(fi_stats_zero())
+				TH_LOG("step %d nth %d: jobs %ld ranks %ld pages %ld pinned %ld",
+				       step, nth, mc_stat("jobs"), mc_stat("ranks"),
+				       mc_stat("ring_pages"), mc_stat("pinned_pages"));
+			if (WEXITSTATUS(status) == 1)
+				break;
+			hits++;
+		}
+		ASSERT_GT(FI_MAX_NTH, nth);
+		TH_LOG("step %d: %d injected faults", step, nth - 1);
+	}
+	printf("# error paths hit by fault injection: %d\n", hits);
+}
+
+TEST_HARNESS_MAIN
