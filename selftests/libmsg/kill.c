@@ -4,7 +4,8 @@
  * MPI_Abort with 4) while the others wait for messages from it or from
  * anyone.  The driver checks that the launcher says which rank and why,
  * returns the right status, and that the job ends instead of hanging.
- * Without an argument, nobody dies and the job must succeed.
+ * `hang`: nobody dies, every rank waits forever (the driver signals
+ * mpiexec).  Without an argument, nobody dies and the job must succeed.
  */
 #include <signal.h>
 #include "test.h"
@@ -29,6 +30,10 @@ int main(int argc, char **argv)
 			MPI_OK(MPI_Recv(&buf, 1, MPI_INT, victim, 1, MPI_COMM_WORLD, &st));
 			CHECK(buf == i, "got %d", buf);
 		}
+	}
+	if (!strcmp(how, "hang")) {
+		MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &st);
+		return 1;
 	}
 	if (t_rank == victim) {
 		if (!strcmp(how, "kill"))
