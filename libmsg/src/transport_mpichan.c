@@ -176,8 +176,16 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 	r.tag = tag;
 	r.handle = rts->handle;
 	r.flags = MPICHAN_RECV_HANDLE;
-	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, &r) < 0)
-		return -errno;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, &r) < 0) {
+		int err = -errno;
+		uint32_t state = __atomic_load_n(
+			&mpichan_rank_ctl(&job->ep, src)->state, __ATOMIC_ACQUIRE);
+
+		/* The module dropped the send of a rank that left. */
+		if (err == -ENOENT && state != MPICHAN_RANK_ALIVE)
+			err = -EPIPE;
+		return err;
+	}
 	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
 }
 
