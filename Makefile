@@ -47,6 +47,7 @@ selftests: ksrc libmsg
 
 tools:
 	$(MAKE) -C tools/raw OUT=$(BUILD)/tools
+	$(MAKE) -C tools/fuzz OUT=$(BUILD)/tools
 
 check:
 	tools/check
