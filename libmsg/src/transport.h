@@ -79,6 +79,8 @@ struct lm_job {
 	uint32_t rank, nranks;
 	uint32_t dead_seen;	/* the transport's view, see sleep() */
 	int owner_fd;		/* singleton over the device: the job's owner */
+	unsigned char *window;	/* device: the receive window, or NULL */
+	size_t window_bytes;
 };
 
 extern const struct lm_transport lm_transport_shm, lm_transport_mpichan;
