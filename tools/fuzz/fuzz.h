@@ -48,7 +48,7 @@ struct fz_shared {
 	uint64_t count[NOPS][FZ_MAX_ERRNO];	/* [op][errno], 0 = success */
 	uint64_t other[NOPS];			/* errno >= FZ_MAX_ERRNO */
 	int failed;				/* a check failed somewhere */
-	int pad;
+	int noted;				/* observations said once */
 	uint64_t handles[FZ_HANDLES];		/* recent QUEUED handles */
 	uint64_t handle_next;
 	uint64_t iterations;			/* --iterations, 0 = none */

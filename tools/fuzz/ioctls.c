@@ -47,7 +47,7 @@ void close_slot(int i)
 		return;
 	/* The window is left to whichever thread mapped it. */
 	if (s.ep.map)
-		munmap(s.ep.map, s.ep.off.map_size);
+		fz_munmap(s.ep.map, s.ep.off.map_size, "close_slot");
 	close(s.fd);
 }
 
@@ -223,7 +223,7 @@ void do_attach(struct thr *t)
 	}
 	pthread_mutex_unlock(&W.lock);
 	if (map)
-		munmap(map, a.off.map_size);
+		fz_munmap(map, a.off.map_size, "attach");
 out:
 	put_slot(t, &s);
 }
@@ -424,6 +424,8 @@ void do_recv(struct thr *t)
 				(unsigned long long)r.map_off, (unsigned long long)r.map_len,
 				(unsigned long long)r.len, (unsigned long long)r.msg_len,
 				(unsigned long long)total);
+		/* The window must stay where it is while it is read. */
+		pthread_rwlock_rdlock(&W.winlock);
 		pthread_mutex_lock(&W.lock);
 		win = NULL;
 		for (int i = 0; i < NSLOTS; i++)
@@ -436,6 +438,7 @@ void do_recv(struct thr *t)
 				verify_pattern(t->verify, r.len);
 			fz_result(OP_WINTOUCH, sig ? EFAULT : 0, E_TOUCH, "copy out of the window");
 		}
+		pthread_rwlock_unlock(&W.winlock);
 		if (fz_chance(&t->rng, 90)) {
 			struct mpichan_unmap u = { .handle = r.handle };
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,6 @@ static int rand_prot(struct thr *t)
 	return p[fz_chance(&t->rng, 60) ? fz_below(&t->rng, 2) : fz_below(&t->rng, 6)];
 }
 
-static int exec_noted;
-
 void do_mmap(struct thr *t, int window)
 {
 	struct tmap *m = free_map(t);
@@ -105,13 +104,16 @@ void do_mmap(struct thr *t, int window)
 		fz_fail("mmap of the job with PROT_EXEC succeeded");
 	if (window && (prot & PROT_WRITE))
 		fz_fail("mmap of the window with PROT_WRITE succeeded");
-	if (window && (prot & PROT_EXEC) && !__atomic_exchange_n(&exec_noted, 1, __ATOMIC_RELAXED))
+	if (window && (prot & PROT_EXEC) && 
+	    !__atomic_fetch_or(&fz->noted, 1, __ATOMIC_RELAXED))
 		fz_log("note: the window accepts PROT_EXEC (not refused by the uapi)");
 	if (s.kind == SL_OWNER && (prot & PROT_WRITE))
 		fz_fail("owner mapped the job writable");
 	m->addr = p;
 	m->len = len;
 	m->prot = prot;
+	snprintf(m->hist, sizeof(m->hist), "mmap(kind %d, %zu, prot %d, flags %#x)",
+		 s.kind, len, prot, flags);
 	m->window = off == (off_t)MPICHAN_WINDOW_OFFSET;
 	if (m->window) {
 		pthread_mutex_lock(&W.lock);
@@ -128,10 +130,27 @@ out:
 
 void drop_map(struct tmap *m)
 {
-	if (m->window)
+	if (m->window) {
+		pthread_rwlock_wrlock(&W.winlock);
 		forget_window(m->addr);
-	munmap(m->addr, m->len);
+	}
+	fz_munmap(m->addr, m->len, "drop_map");
+	if (m->window)
+		pthread_rwlock_unlock(&W.winlock);
 	memset(m, 0, sizeof(*m));
+}
+
+static void note(struct tmap *m, const char *fmt, ...)
+{
+	size_t n = strlen(m->hist);
+	va_list ap;
+
+	if (n + 2 >= sizeof(m->hist))
+		return;
+	m->hist[n++] = ';';
+	va_start(ap, fmt);
+	vsnprintf(m->hist + n, sizeof(m->hist) - n, fmt, ap);
+	va_end(ap);
 }
 
 void do_munmap(struct thr *t)
@@ -157,13 +176,32 @@ void do_munmap(struct thr *t)
 	if (!len)
 		return;
 	op_begin(t, OP_MUNMAP, 0);
-	err = munmap(m->addr + off, len) ? errno : 0;
+	if (m->window)
+		pthread_rwlock_wrlock(&W.winlock);
+	err = fz_munmap(m->addr + off, len, "partial") ? errno : 0;
+	if (!err && m->window)
+		forget_window(m->addr);
+	if (m->window)
+		pthread_rwlock_unlock(&W.winlock);
 	op_end(t);
 	fz_result(OP_MUNMAP, err, E_MUNMAP, "munmap of part");
+	note(m, "munmap(+%zu, %zu) %d", off, len, err);
 	if (!err && m->window && (off || len < m->len))
 		fz_fail("munmap split the window");
-	if (!err)
-		drop_map(m);	/* the rest too, rather than track holes */
+	if (!err) {
+		/*
+		 * Unmap the rest too, rather than track holes, but never the
+		 * hole itself: another thread may have mapped something there.
+		 */
+		size_t end = (m->len + PAGE - 1) & ~(PAGE - 1);
+
+		len = (len + PAGE - 1) & ~(PAGE - 1);
+		if (off)
+			fz_munmap(m->addr, off, "rest");
+		if (off + len < end)
+			fz_munmap(m->addr + off + len, end - off - len, "rest");
+		memset(m, 0, sizeof(*m));
+	}
 }
 
 void do_mprotect(struct thr *t)
@@ -188,6 +226,8 @@ void do_mprotect(struct thr *t)
 			m->window ? "window" : "job");
 	if (!err && m->window && (prot & PROT_WRITE))
 		fz_fail("mprotect made the window writable");
+	if (!err)
+		note(m, "mprotect(+%zu, %zu, %d)", off, len, prot);
 	if (!err && off == 0 && len == m->len)
 		m->prot = prot;
 	else if (!err)
@@ -219,6 +259,8 @@ void do_mremap(struct thr *t)
 		fz_fail("mremap moved or resized the window (%zu -> %zu)", m->len, nlen);
 	if (nlen > m->len)
 		fz_fail("mremap grew a VM_DONTEXPAND mapping");
+	note(m, "mremap(%zu -> %zu, %d)%s", m->len, nlen, flags,
+	     p != m->addr ? " moved" : "");
 	m->addr = p;
 	m->len = nlen;
 }
@@ -240,16 +282,21 @@ void do_touch(struct thr *t)
 	/* The window is empty outside a mapped receive: SIGBUS is expected. */
 	fz_result(m->window ? OP_WINTOUCH : OP_TOUCH, sig ? EFAULT : 0, E_TOUCH, "touch");
 	if (sig && !m->window && (m->prot & PROT_READ) && sig == SIGSEGV) {
-		char cmd[128];
+		char maps[8192], want[32];
+		ssize_t n = 0;
+		int fd = open("/proc/self/maps", O_RDONLY);
 
-		fz_fail("SIGSEGV reading a readable job mapping at offset %zu (%p, len %zu, prot %d)",
-			(size_t)(p - m->addr), (void *)m->addr, m->len, m->prot);
-		snprintf(cmd, sizeof(cmd), "grep -i '%lx' /proc/%d/maps >&2",
-			 (unsigned long)m->addr, getpid());
-		if (system(cmd))
-			cmd[0] = 0;
-	}
-}
+		fz_fail("SIGSEGV reading a readable job mapping at offset %zu (%p, len %zu, prot %d): %s",
+			(size_t)(p - m->addr), (void *)m->addr, m->len, m->prot, m->hist);
+		if (fd >= 0) {
+			n = read(fd, maps, sizeof(maps) - 1);
+			close(fd);
+		}
+		maps[n > 0 ? n : 0] = 0;
+		snprintf(want, sizeof(want), "%lx-", (unsigned long)m->addr);
+		fz_log("mapped there: %s", strstr(maps, want) ? "yes" : "no");
+		fz_unmapped(m->addr);
+	}}
 
 /* ---- poll, debugfs ------------------------------------------------ */
 

@@ -186,7 +186,8 @@ static void read_state(uint64_t id)
 			;
 		close(fd);
 	}
-	fz_result(OP_DEBUGFS, err, (const int[]){ ENOENT, 0 }, path);
+	/* EIO: read while debugfs removes the job's files. */
+	fz_result(OP_DEBUGFS, err, (const int[]){ ENOENT, EIO, 0 }, path);
 }
 
 static void dump_stacks(pid_t pid)

@@ -25,7 +25,8 @@
 
 #include "worker.h"
 
-struct fz_wstate W = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct fz_wstate W = { .lock = PTHREAD_MUTEX_INITIALIZER,
+		       .winlock = PTHREAD_RWLOCK_INITIALIZER };
 __thread sigjmp_buf fz_jb;
 __thread volatile int fz_guarded;
 
@@ -36,6 +37,33 @@ static void on_fault(int sig)
 		siglongjmp(fz_jb, sig);
 	}
 	signal(sig, SIG_DFL);	/* an unexpected fault: die of it */
+}
+
+/* The last unmaps of the process, to say who unmapped what. */
+static struct { void *addr; size_t len; const char *tag; int thread; } unmaps[4096];
+static unsigned int nunmaps;
+static __thread int my_index;
+
+int fz_munmap(void *addr, size_t len, const char *tag)
+{
+	unsigned int i = __atomic_fetch_add(&nunmaps, 1, __ATOMIC_RELAXED) % 4096;
+
+	unmaps[i].addr = addr;
+	unmaps[i].len = len;
+	unmaps[i].tag = tag;
+	unmaps[i].thread = my_index;
+	return munmap(addr, len);
+}
+
+void fz_unmapped(const void *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4096; i++)
+		if (unmaps[i].tag && (const char *)addr >= (char *)unmaps[i].addr &&
+		    (const char *)addr < (char *)unmaps[i].addr + unmaps[i].len)
+			fz_log("  unmapped by thread %d: %s(%p, %zu)", unmaps[i].thread,
+			       unmaps[i].tag, unmaps[i].addr, unmaps[i].len);
 }
 
 void op_begin(struct thr *t, enum fz_op op, int64_t limit_ns)
@@ -367,6 +395,7 @@ static void *thread_main(void *arg)
 	unsigned int total = 0, i, x;
 	uint64_t n = 0, exit_at = fz_below(&t->rng, 2000);
 
+	my_index = t->index;
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		total += ops[i].w;
 	while (keep_going()) {

@@ -46,6 +46,7 @@ struct tmap {
 	unsigned char *addr;
 	size_t len;
 	int prot, window;
+	char hist[160];		/* what was done to it, for a report */
 };
 
 struct thr {
@@ -66,6 +67,8 @@ struct thr {
 
 struct fz_wstate {
 	pthread_mutex_t lock;
+	/* Held for reading while a window is read, for writing to unmap one. */
+	pthread_rwlock_t winlock;
 	struct slot slots[NSLOTS];
 	struct job_ref jobs[NJOBS];
 	unsigned int njobs, gen;
@@ -99,7 +102,8 @@ static const int E_MUNMAP[] = { EINVAL, 0 };
 static const int E_MPROTECT[] = { EACCES, EINVAL, ENOMEM, 0 };
 static const int E_MREMAP[] = { EINVAL, EFAULT, ENOMEM, EAGAIN, 0 };
 static const int E_POLL[] = { EINTR, ENOMEM, 0 };
-static const int E_DEBUGFS[] = { ENOENT, EACCES, EPERM, 0 };
+/* EIO: a job's files read while debugfs removes them. */
+static const int E_DEBUGFS[] = { ENOENT, EACCES, EPERM, EIO, 0 };
 static const int E_RING[] = { EAGAIN, 0 };
 static const int E_RING_HOSTILE[] = { EAGAIN, EBADMSG, 0 };
 static const int E_TOUCH[] = { EFAULT, 0 };	/* a guarded fault */
@@ -117,6 +121,8 @@ static const int E_FORK[] = { EAGAIN, ENOMEM, 0 };
 })
 
 /* worker.c */
+int fz_munmap(void *addr, size_t len, const char *tag);
+void fz_unmapped(const void *addr);
 void op_begin(struct thr *t, enum fz_op op, int64_t limit_ns);
 void op_end(struct thr *t);
 int pick_slot(struct thr *t, int want_kind, struct slot *copy);
