@@ -62,7 +62,9 @@ mpichan_ring_cells(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
 
 /*
  * Attach fd as `rank` of a job and map its memory.  Returns 0 or a
- * negative errno (the ioctl's refusal, or mmap's).
+ * negative errno (the ioctl's refusal, or mmap's); -EPROTO when the
+ * module speaks another version of the uapi than this program was
+ * built against (the layout would be read wrong).
  */
 static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
 				    uint64_t job_id, const __u64 secret[2],
@@ -82,6 +84,11 @@ static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
 		   fd, 0);
 	if (map == MAP_FAILED)
 		return -errno;
+	if (((struct mpichan_job_hdr *)map)->magic != MPICHAN_JOB_MAGIC ||
+	    ((struct mpichan_job_hdr *)map)->abi_version != MPICHAN_ABI_VERSION) {
+		munmap(map, a.off.map_size);
+		return -EPROTO;
+	}
 	memset(ep, 0, sizeof(*ep));
 	ep->fd = fd;
 	ep->rank = rank;

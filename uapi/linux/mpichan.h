@@ -53,8 +53,12 @@
 
 #define MPICHAN_DEVICE		"/dev/mpichan"
 
-/* Bumped on any incompatible change of this header. */
-#define MPICHAN_ABI_VERSION	1
+/*
+ * Bumped on any incompatible change of this header (2: rank control
+ * blocks grew to 256 bytes for the completion queue).  The job header
+ * carries it; a program built against another version must not attach.
+ */
+#define MPICHAN_ABI_VERSION	2
 
 #define MPICHAN_IOC_MAGIC	0xB8
 
