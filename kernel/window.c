@@ -57,6 +57,8 @@ int mpichan_window_mmap(struct mpichan_rank *rank, struct vm_area_struct *vma)
 {
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
 	if (vma_pages(vma) > MPICHAN_WINDOW_MAX_BYTES >> PAGE_SHIFT)
 		return -EINVAL;
 	if (rank->win_start)

@@ -61,6 +61,10 @@ TEST_F(win, mmap_rules)
 	p = xf_window(E(2)->fd, XF_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED);
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EACCES, errno);
+	/* Nor executable: the sender's pages are data. */
+	p = xf_window(E(2)->fd, XF_PAGE, PROT_READ | PROT_EXEC, MAP_SHARED);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EPERM, errno);
 	p = xf_window(E(2)->fd, XF_PAGE, PROT_READ, MAP_PRIVATE);
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(EINVAL, errno);

@@ -221,7 +221,7 @@ enum {
 /*
  * The receive window: a rank may mmap() up to MPICHAN_WINDOW_MAX_BYTES
  * of its fd at offset MPICHAN_WINDOW_OFFSET, read-only (PROT_WRITE:
- * -EACCES), once (-EBUSY).  The window cannot be split, moved or
+ * -EACCES, PROT_EXEC: -EPERM), once (-EBUSY).  The window cannot be split, moved or
  * inherited; outside a mapped receive, touching it raises SIGBUS.
  */
 #define MPICHAN_WINDOW_OFFSET		(1ULL << 40)
