@@ -54,6 +54,9 @@ static int fi_arm(void)
 	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
 		if (fi_write(attrs[i], "N"))
 			return -1;
+	/* Single pages too: ring pages are allocated one at a time. */
+	if (fi_write(FI_DIR "/fail_page_alloc/min-order", "0"))
+		return -1;
 	/* Quiet: a stack dump per injected fault would read as a bug. */
 	fi_write(FI_DIR "/failslab/verbose", "0");
 	fi_write(FI_DIR "/fail_page_alloc/verbose", "0");
@@ -156,7 +159,12 @@ static int fi_step(struct fi_state *s, int step)
 	case 11:
 		snprintf(state, sizeof(state), MC_DEBUGFS "/job-%llu/state",
 			 (unsigned long long)s->c.job_id);
-		return mc_read_file(state, state, sizeof(state)) < 0 ? -EIO : 0;
+		i = open(state, O_RDONLY | O_CLOEXEC);
+		if (i < 0)
+			return -errno;
+		ret = read(i, state, sizeof(state)) < 0 ? -errno : 0;
+		close(i);
+		return ret;
 	}
 	return -EINVAL;
 }
@@ -191,8 +199,8 @@ static int fi_clean_errno(int ret)
 static int fi_child(int step, int nth)
 {
 	struct fi_state s = { .own = -1, .fd = { -1, -1 } };
-	char val[16], path[64];
-	int i, ret, fired;
+	char val[16] = "";
+	int i, ret, fired, nfd;
 
 	s.ep[0].fd = s.ep[1].fd = -1;
 	s.buf = mmap(NULL, 16 * FI_PAGE, PROT_READ | PROT_WRITE,
@@ -203,15 +211,24 @@ static int fi_child(int step, int nth)
 	for (i = 0; i < step; i++)
 		if (fi_step(&s, i))
 			return 2;
-	snprintf(path, sizeof(path), "/proc/thread-self/fail-nth");
+	/*
+	 * Opened before arming, then only pwrite/pread, which allocate
+	 * nothing: the count must run out inside the step, not here.
+	 */
+	nfd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (nfd < 0)
+		return 2;
 	snprintf(val, sizeof(val), "%d", nth);
-	if (fi_write(path, val))
+	if (pwrite(nfd, val, strlen(val), 0) < 0)
 		return 2;
 	ret = fi_step(&s, step);
-	if (mc_read_file(path, val, sizeof(val)) < 0)
+	memset(val, 0, sizeof(val));
+	if (pread(nfd, val, sizeof(val) - 1, 0) <= 0)
 		return 2;
 	fired = atoi(val) == 0;
-	fi_write(path, "0");
+	if (pwrite(nfd, "0", 1, 0) < 0)
+		return 2;
+	close(nfd);
 	fi_cleanup(&s);
 	if (!fi_clean_errno(ret)) {
 		fprintf(stderr, "# step %d nth %d: %s\n", step, nth,
