@@ -245,20 +245,29 @@ static inline int mpichan_any_incoming(const struct mpichan_ep *ep)
 }
 
 /*
- * After publishing to dst: wake it if it is about to sleep.  Only the
- * sender that clears NEED_WAKEUP makes the system call.
+ * After publishing to dst: must dst be woken?  True for exactly one
+ * sender, the one that clears dst's NEED_WAKEUP; the full barrier pairs
+ * with the sleeper's, so either it sees the message or we see the flag.
  */
-static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
+static inline int mpichan_claim_wakeup(const struct mpichan_ep *ep,
+				       uint32_t dst)
 {
 	struct mpichan_rank_ctl *rc = mpichan_rank_ctl(ep, dst);
-	struct mpichan_wake w = { .rank = dst, .flags = 0 };
 
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!(__atomic_load_n(&rc->flags, __ATOMIC_RELAXED) &
 	      MPICHAN_RANK_NEED_WAKEUP))
 		return 0;
-	if (!(__atomic_fetch_and(&rc->flags, ~MPICHAN_RANK_NEED_WAKEUP,
-				 __ATOMIC_SEQ_CST) & MPICHAN_RANK_NEED_WAKEUP))
+	return !!(__atomic_fetch_and(&rc->flags, ~MPICHAN_RANK_NEED_WAKEUP,
+				     __ATOMIC_SEQ_CST) & MPICHAN_RANK_NEED_WAKEUP);
+}
+
+/* After publishing to dst: wake it with MPICHAN_IOC_WAKE if it sleeps. */
+static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
+{
+	struct mpichan_wake w = { .rank = dst, .flags = 0 };
+
+	if (!mpichan_claim_wakeup(ep, dst))
 		return 0;
 	return ioctl(ep->fd, MPICHAN_IOC_WAKE, &w) < 0 ? -errno : 1;
 }

@@ -88,19 +88,11 @@ extern const struct lm_transport lm_transport_shm, lm_transport_mpichan;
 /* Is /dev/mpichan usable for this process (and not overridden)? */
 int lm_transport_pick_device(void);
 
-/* After publishing to dst: wake it if it is about to sleep. */
+/* After publishing to dst: wake it, the transport's way, if it sleeps. */
 static inline void lm_notify(struct lm_job *job, uint32_t dst)
 {
-	struct mpichan_rank_ctl *rc = mpichan_rank_ctl(&job->ep, dst);
-
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!(__atomic_load_n(&rc->flags, __ATOMIC_RELAXED) &
-	      MPICHAN_RANK_NEED_WAKEUP))
-		return;
-	if (!(__atomic_fetch_and(&rc->flags, ~MPICHAN_RANK_NEED_WAKEUP,
-				 __ATOMIC_SEQ_CST) & MPICHAN_RANK_NEED_WAKEUP))
-		return;
-	job->t->wake(job, dst);
+	if (mpichan_claim_wakeup(&job->ep, dst))
+		job->t->wake(job, dst);
 }
 
 /* Single copy from another process: process_vm_readv, looped. */
