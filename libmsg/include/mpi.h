@@ -28,12 +28,14 @@ struct libmsg_datatype;
 struct libmsg_request;
 struct libmsg_errhandler;
 struct libmsg_message;
+struct libmsg_op;
 
 typedef struct libmsg_comm *MPI_Comm;
 typedef struct libmsg_datatype *MPI_Datatype;
 typedef struct libmsg_request *MPI_Request;
 typedef struct libmsg_errhandler *MPI_Errhandler;
 typedef struct libmsg_message *MPI_Message;
+typedef struct libmsg_op *MPI_Op;
 
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -123,7 +125,38 @@ LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
 #define MPI_SHORT_INT		(&libmsg_dt_short_int)
 #define MPI_LONG_DOUBLE_INT	(&libmsg_dt_long_double_int)
 
+/* Reduction operations. */
+#define LIBMSG_OP(name) extern struct libmsg_op libmsg_op_##name
+LIBMSG_OP(max); LIBMSG_OP(min); LIBMSG_OP(sum); LIBMSG_OP(prod);
+LIBMSG_OP(land); LIBMSG_OP(band); LIBMSG_OP(lor); LIBMSG_OP(bor);
+LIBMSG_OP(lxor); LIBMSG_OP(bxor); LIBMSG_OP(minloc); LIBMSG_OP(maxloc);
+LIBMSG_OP(replace); LIBMSG_OP(no_op);
+#undef LIBMSG_OP
+
+#define MPI_OP_NULL		((MPI_Op)0)
+#define MPI_MAX			(&libmsg_op_max)
+#define MPI_MIN			(&libmsg_op_min)
+#define MPI_SUM			(&libmsg_op_sum)
+#define MPI_PROD		(&libmsg_op_prod)
+#define MPI_LAND		(&libmsg_op_land)
+#define MPI_BAND		(&libmsg_op_band)
+#define MPI_LOR			(&libmsg_op_lor)
+#define MPI_BOR			(&libmsg_op_bor)
+#define MPI_LXOR		(&libmsg_op_lxor)
+#define MPI_BXOR		(&libmsg_op_bxor)
+#define MPI_MINLOC		(&libmsg_op_minloc)
+#define MPI_MAXLOC		(&libmsg_op_maxloc)
+#define MPI_REPLACE		(&libmsg_op_replace)
+#define MPI_NO_OP		(&libmsg_op_no_op)
+
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
+				 MPI_Datatype *datatype);
+
 /* ---- Constants ---------------------------------------------------- */
+
+/* Buffer addresses with a meaning of their own. */
+#define MPI_IN_PLACE		((void *)-1)
+#define MPI_BOTTOM		((void *)0)
 
 #define MPI_ANY_SOURCE		(-1)
 #define MPI_PROC_NULL		(-2)
@@ -301,6 +334,120 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 			   MPI_Status *status);
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+/* ---- Reduction operations --------------------------------------------- */
+
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+		     MPI_Datatype datatype, MPI_Op op);
+
+/* ---- Collectives -------------------------------------------------------- */
+
+int MPI_Barrier(MPI_Comm comm);
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+	      MPI_Comm comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+	       MPI_Comm comm);
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		MPI_Comm comm);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
+		 const int displs[], MPI_Datatype sendtype, void *recvbuf,
+		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  MPI_Comm comm);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, const int recvcounts[], const int displs[],
+		   MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		 MPI_Comm comm);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		  const int recvcounts[], const int rdispls[],
+		  MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], const MPI_Datatype sendtypes[],
+		  void *recvbuf, const int recvcounts[], const int rdispls[],
+		  const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
+		       const int recvcounts[], MPI_Datatype datatype,
+		       MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
+			     int recvcount, MPI_Datatype datatype, MPI_Op op,
+			     MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
+	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+	       MPI_Comm comm, MPI_Request *request);
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		MPI_Comm comm, MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, const int recvcounts[], const int displs[],
+		 MPI_Datatype recvtype, int root, MPI_Comm comm,
+		 MPI_Request *request);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		 MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+		  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+		  int recvcount, MPI_Datatype recvtype, int root,
+		  MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		   MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount,
+		    MPI_Datatype sendtype, void *recvbuf,
+		    const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		   const int recvcounts[], const int rdispls[],
+		   MPI_Datatype recvtype, MPI_Comm comm,
+		   MPI_Request *request);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], const MPI_Datatype sendtypes[],
+		   void *recvbuf, const int recvcounts[], const int rdispls[],
+		   const MPI_Datatype recvtypes[], MPI_Comm comm,
+		   MPI_Request *request);
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		MPI_Request *request);
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		   MPI_Request *request);
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
+			const int recvcounts[], MPI_Datatype datatype,
+			MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+			      int recvcount, MPI_Datatype datatype, MPI_Op op,
+			      MPI_Comm comm, MPI_Request *request);
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
+	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+	      MPI_Request *request);
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
 #define LM_MAGIC_REQ	0x52455155U	/* "REQU" */
 #define LM_MAGIC_ERRH	0x45525248U	/* "ERRH" */
 #define LM_MAGIC_MSG	0x4d534721U	/* "MSG!" */
+#define LM_MAGIC_OP	0x4f504552U	/* "OPER" */
 
 /* ---- Protocol: message kinds in the rings --------------------------- */
 
@@ -53,6 +54,22 @@ struct libmsg_datatype {
 	uint32_t magic;
 	int size;		/* bytes; extent == size for the basic types */
 	const char *name;
+};
+
+/* A reduction operation: predefined (fn NULL) or MPI_Op_create's. */
+struct libmsg_op {
+	uint32_t magic;
+	uint8_t commute;	/* the user said the op is commutative */
+	uint8_t predefined;
+	int id;			/* predefined: LM_OP_* */
+	MPI_User_function *fn;
+	const char *name;
+};
+
+enum {
+	LM_OP_MAX, LM_OP_MIN, LM_OP_SUM, LM_OP_PROD, LM_OP_LAND, LM_OP_BAND,
+	LM_OP_LOR, LM_OP_BOR, LM_OP_LXOR, LM_OP_BXOR, LM_OP_MINLOC,
+	LM_OP_MAXLOC, LM_OP_REPLACE, LM_OP_NO_OP, LM_OP_USER,
 };
 
 struct libmsg_errhandler {
@@ -194,6 +211,22 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 /* ---- datatype.c ---------------------------------------------------------- */
 
 int lm_check_datatype(MPI_Datatype dt);
+
+/* ---- op.c ----------------------------------------------------------------- */
+
+/*
+ * Can op reduce elements of dt?  MPI_SUCCESS, or MPI_ERR_OP (not an
+ * op, or freed) / MPI_ERR_TYPE (a predefined op not defined on dt),
+ * with a readable reason in *why.
+ */
+int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why);
+/* inout[i] = in[i] op inout[i] for count elements of dt (MPI order). */
+void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
+		 MPI_Datatype dt);
+static inline int lm_op_commutes(MPI_Op op)
+{
+	return op->commute;
+}
 
 /* ---- request.c ------------------------------------------------------------ */
 
