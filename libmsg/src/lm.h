@@ -53,8 +53,33 @@ struct lm_ctl {
 struct libmsg_datatype {
 	uint32_t magic;
 	int size;		/* bytes; extent == size for the basic types */
+	int index;		/* LM_DT_*: selects the reduction loops */
 	const char *name;
 };
+
+/* The basic datatypes, in datatype.c's order. */
+enum {
+	LM_DT_CHAR, LM_DT_SIGNED_CHAR, LM_DT_UNSIGNED_CHAR, LM_DT_BYTE,
+	LM_DT_WCHAR, LM_DT_SHORT, LM_DT_UNSIGNED_SHORT, LM_DT_INT,
+	LM_DT_UNSIGNED, LM_DT_LONG, LM_DT_UNSIGNED_LONG, LM_DT_LONG_LONG,
+	LM_DT_UNSIGNED_LONG_LONG, LM_DT_FLOAT, LM_DT_DOUBLE,
+	LM_DT_LONG_DOUBLE, LM_DT_C_BOOL, LM_DT_INT8_T, LM_DT_INT16_T,
+	LM_DT_INT32_T, LM_DT_INT64_T, LM_DT_UINT8_T, LM_DT_UINT16_T,
+	LM_DT_UINT32_T, LM_DT_UINT64_T, LM_DT_AINT, LM_DT_OFFSET,
+	LM_DT_COUNT, LM_DT_C_FLOAT_COMPLEX, LM_DT_C_DOUBLE_COMPLEX,
+	LM_DT_C_LONG_DOUBLE_COMPLEX, LM_DT_PACKED, LM_DT_FLOAT_INT,
+	LM_DT_DOUBLE_INT, LM_DT_LONG_INT, LM_DT_2INT, LM_DT_SHORT_INT,
+	LM_DT_LONG_DOUBLE_INT,
+	LM_DT_NTYPES
+};
+
+/* The (value, index) pairs of MINLOC and MAXLOC, as MPI lays them out. */
+struct lm_float_int { float v; int i; };
+struct lm_double_int { double v; int i; };
+struct lm_long_int { long v; int i; };
+struct lm_2int { int v, i; };
+struct lm_short_int { short v; int i; };
+struct lm_long_double_int { long double v; int i; };
 
 /* A reduction operation: predefined (fn NULL) or MPI_Op_create's. */
 struct libmsg_op {
@@ -64,6 +89,7 @@ struct libmsg_op {
 	int id;			/* predefined: LM_OP_* */
 	MPI_User_function *fn;
 	const char *name;
+	uint32_t refs;		/* user ops: the handle + lm_op_hold()s */
 };
 
 enum {
@@ -216,13 +242,23 @@ int lm_check_datatype(MPI_Datatype dt);
 
 /*
  * Can op reduce elements of dt?  MPI_SUCCESS, or MPI_ERR_OP (not an
- * op, or freed) / MPI_ERR_TYPE (a predefined op not defined on dt),
- * with a readable reason in *why.
+ * op, or a predefined op MPI does not define on dt) / MPI_ERR_TYPE
+ * (not a datatype), with a readable reason in *why (valid until the
+ * next call from this thread).
  */
 int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why);
-/* inout[i] = in[i] op inout[i] for count elements of dt (MPI order). */
+/*
+ * inout[i] = in[i] op inout[i] for count elements of dt (MPI order);
+ * lm_op_check() said yes.  in == inout is allowed for predefined ops.
+ */
 void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 		 MPI_Datatype dt);
+/*
+ * Keep a user op alive past MPI_Op_free (a nonblocking reduction that
+ * uses it); each hold is ended by one release.  No-ops on predefined.
+ */
+void lm_op_hold(MPI_Op op);
+void lm_op_release(MPI_Op op);
 static inline int lm_op_commutes(MPI_Op op)
 {
 	return op->commute;
