@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lm.h"
+#include "coll.h"
 
 struct lm_state lm;
 
@@ -112,6 +112,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	err = lm_comm_init();
 	if (!err)
 		err = lm_progress_init();
+	if (!err)
+		err = lm_coll_init();
 	if (err)
 		lm_fatal("MPI_Init: out of memory");
 	lm.initialized = 1;

@@ -118,6 +118,7 @@ struct libmsg_comm {
 	int rank;
 	const int *world;	/* comm rank -> world rank; NULL: identity */
 	uint32_t ctx;		/* point-to-point; ctx + 1 is collective */
+	uint32_t coll_seq;	/* collectives started: the next one's tag */
 	struct lm_match *p2p, *coll;
 	MPI_Errhandler errh;
 	const char *name;
@@ -139,7 +140,7 @@ struct libmsg_message {
 	unsigned char *data;	/* eager payload or pulled data, owned */
 };
 
-enum { LM_REQ_SEND = 1, LM_REQ_RECV };
+enum { LM_REQ_SEND = 1, LM_REQ_RECV, LM_REQ_COLL };
 enum { LM_MODE_STD, LM_MODE_SYNC, LM_MODE_BUFFERED, LM_MODE_READY };
 
 /* Where a send stands. */
@@ -177,6 +178,7 @@ struct libmsg_request {
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
 	struct lm_rts rts;	/* rendezvous sends: the offer */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
+	struct lm_sched *sched;	/* a collective's step: its schedule */
 };
 
 /* ---- Global state ------------------------------------------------------ */

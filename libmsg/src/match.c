@@ -185,6 +185,13 @@ void lm_match_post(struct libmsg_request *req)
 		lm_match_deliver_msg(req, msg);
 		return;
 	}
+	/* Nothing came from a rank that is gone, and nothing will. */
+	if (req->wpeer >= 0 && lm.dead[req->wpeer]) {
+		lm_status_set(&req->status, req->comm, req->wpeer, MPI_ANY_TAG,
+			      0, MPI_ERR_PROC_FAILED);
+		lm_req_complete(req);
+		return;
+	}
 	cds_list_add_tail(&req->link, &q->posted);
 }
 

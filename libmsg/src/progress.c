@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "coll.h"
 
 /* A protocol message waiting for ring space. */
 struct lm_ctl_out {
@@ -453,6 +453,8 @@ int lm_progress(void)
 		handle_deaths(dead);
 		did = 1;
 	}
+	/* Last: rounds completed by anything above start their successors. */
+	did |= lm_coll_progress();
 	return did;
 }
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "coll.h"
 
 static void status_empty(MPI_Status *st)
 {
@@ -52,7 +52,9 @@ void lm_req_release(struct libmsg_request *req)
 void lm_req_complete(struct libmsg_request *req)
 {
 	req->done = 1;
-	if (req->internal) {
+	if (req->sched) {
+		lm_sched_step_done(req);
+	} else if (req->internal) {
 		lm_bsend_release(req);
 		lm_req_release(req);
 	} else if (req->freed) {
@@ -381,6 +383,9 @@ int MPI_Request_free(MPI_Request *request)
 		return lm_error(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
 				"invalid request");
 	r = *request;
+	if (r->kind == LM_REQ_COLL && !r->done)
+		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+				"a collective operation in progress cannot be freed");
 	*request = MPI_REQUEST_NULL;
 	if (r->persistent && !r->active)
 		lm_req_release(r);
@@ -399,6 +404,9 @@ int MPI_Cancel(MPI_Request *request)
 	if (!request || !*request || (*request)->magic != LM_MAGIC_REQ)
 		return lm_error(NULL, "MPI_Cancel", MPI_ERR_REQUEST, "invalid request");
 	r = *request;
+	if (r->kind == LM_REQ_COLL)
+		return lm_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+				"a collective operation cannot be cancelled");
 	if (!req_live(r) || r->done)
 		return MPI_SUCCESS;
 	if (r->kind == LM_REQ_RECV)

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coll.h: collectives as schedules.
+ *
+ * Every collective, blocking or not, is built as a schedule: rounds of
+ * steps (send, receive, local copy, local reduction) over the
+ * communicator's collective context (ctx + 1), with a tag taken from
+ * the communicator's collective sequence number, so two collectives in
+ * flight on one communicator never exchange messages.  A round's local
+ * steps run first, in order; then its sends and receives are posted;
+ * the next round starts when all of them completed.  The progress
+ * engine advances schedules, so a nonblocking collective completes
+ * under MPI_Test alone; a blocking one is the same schedule waited for.
+ *
+ * An algorithm is a function that appends rounds to a schedule; the
+ * selection table in coll_select.c picks one per call by collective,
+ * message size and communicator size (or MPICHAN_COLL_<NAME>).
+ */
+#ifndef LIBMSG_COLL_H
+#define LIBMSG_COLL_H
+
+#include "lm.h"
+
+enum { LM_STEP_SEND, LM_STEP_RECV, LM_STEP_COPY, LM_STEP_REDUCE };
+
+struct lm_step {
+	uint8_t kind;		/* LM_STEP_* */
+	int peer;		/* SEND/RECV: communicator rank */
+	const void *src;	/* COPY/REDUCE: input */
+	void *dst;		/* SEND/RECV: the buffer; COPY/REDUCE: output */
+	uint64_t bytes;		/* SEND/RECV/COPY */
+	int count;		/* REDUCE: dst = src op dst, count elements */
+	struct libmsg_request req;	/* SEND/RECV while posted */
+};
+
+struct lm_sched {
+	struct libmsg_comm *comm;
+	struct libmsg_request *req;	/* the collective's own request */
+	int tag;
+	MPI_Datatype dt;		/* reductions */
+	MPI_Op op;
+	struct lm_step *steps;
+	int nsteps, cap;
+	int *round_end;			/* first step of the next round */
+	int nrounds, rcap;
+	int cur;			/* next round to start */
+	int outstanding;		/* sends and receives of this round */
+	int err;			/* first error class */
+	int running;			/* in sched_run() or an abort */
+	void **tmp;			/* temporary buffers, freed at the end */
+	int ntmp, tmpcap;
+	struct cds_list_head ready;	/* on the ready list */
+};
+
+/*
+ * The arguments of any collective, normalised by the API layer:
+ * MPI_IN_PLACE is resolved (sbuf == rbuf, or the root's own block is
+ * already in place), counts are in bytes for data movement, elements
+ * for reductions.
+ */
+struct lm_coll_args {
+	const void *sbuf;
+	void *rbuf;
+	uint64_t sbytes, rbytes;	/* per block, rooted/all-to-all */
+	const uint64_t *scounts, *sdispls;	/* bytes, v/w variants */
+	const uint64_t *rcounts, *rdispls;
+	int root;
+	int count;			/* reductions: elements */
+	MPI_Datatype dt;
+	MPI_Op op;
+	uint64_t bytes;			/* what selects the algorithm */
+	int in_place;
+};
+
+typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
+
+/* ---- coll_sched.c: building and running schedules ------------------- */
+
+struct lm_sched *lm_sched_new(struct libmsg_comm *comm);
+void lm_sched_free(struct lm_sched *s);
+/* Append steps to the open round; 0 or MPI_ERR_NO_MEM. */
+int lm_sched_send(struct lm_sched *s, const void *buf, uint64_t bytes,
+		  int peer);
+int lm_sched_recv(struct lm_sched *s, void *buf, uint64_t bytes, int peer);
+int lm_sched_copy(struct lm_sched *s, const void *src, void *dst,
+		  uint64_t bytes);
+/* dst = src op dst over count elements of the schedule's dt and op. */
+int lm_sched_reduce(struct lm_sched *s, const void *src, void *dst,
+		    int count);
+/* Close the open round: later steps wait for everything before. */
+int lm_sched_round(struct lm_sched *s);
+/* A temporary buffer that lives as long as the schedule (NULL: no memory). */
+void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes);
+/* Start the schedule; req completes when it is over. */
+void lm_sched_start(struct lm_sched *s, struct libmsg_request *req);
+/* Called by lm_req_complete() for a step's request. */
+void lm_sched_step_done(struct libmsg_request *req);
+/* Run schedules whose round completed: non-zero if any ran. */
+int lm_coll_progress(void);
+
+/* ---- coll_select.c: the selection table -------------------------------- */
+
+enum lm_coll {
+	LM_BARRIER, LM_BCAST, LM_GATHER, LM_GATHERV, LM_SCATTER, LM_SCATTERV,
+	LM_ALLGATHER, LM_ALLGATHERV, LM_ALLTOALL, LM_ALLTOALLV, LM_ALLTOALLW,
+	LM_REDUCE, LM_ALLREDUCE, LM_REDUCE_SCATTER, LM_REDUCE_SCATTER_BLOCK,
+	LM_SCAN, LM_EXSCAN, LM_NCOLL,
+};
+
+int lm_coll_init(void);
+/* The algorithm for this call (never NULL). */
+lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
+			  const struct lm_coll_args *a);
+
+/* ---- coll_api.c: what the collective calls share ----------------------- */
+
+int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
+		  int nonblocking);
+int lm_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
+		       int count, MPI_Datatype dt, const char *what);
+int lm_coll_check_root(const char *fn, MPI_Comm comm, int root);
+/* A schedule for a call on comm (NULL: reported MPI_ERR_NO_MEM). */
+struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm);
+/* Build s with the selected algorithm and run it (request NULL: block). */
+int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
+		  struct lm_coll_args *a, MPI_Request *request);
+
+/* ---- coll_allreduce.c: shared by the reductions ------------------------- */
+
+int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count);
+int lm_fold_out(struct lm_sched *s, void *acc, int count);
+int lm_fold_real(const struct lm_sched *s, int v);
+void lm_block(int count, int n, int i, int *first, int *len);
+
+/* ---- Helpers ---------------------------------------------------------- */
+
+static inline int lm_is_pof2(int n)
+{
+	return n > 0 && !(n & (n - 1));
+}
+
+/* Largest power of two <= n (n >= 1). */
+static inline int lm_pof2_floor(int n)
+{
+	int p = 1;
+
+	while (p * 2 <= n)
+		p *= 2;
+	return p;
+}
+
+/* ---- Algorithms, one file per collective family -------------------------- */
+
+#define LM_ALGO(name) int name(struct lm_sched *s, const struct lm_coll_args *a)
+
+/* coll_barrier.c */
+LM_ALGO(lm_barrier_dissemination);
+LM_ALGO(lm_barrier_recursive_doubling);
+/* coll_bcast.c */
+LM_ALGO(lm_bcast_binomial);
+LM_ALGO(lm_bcast_knomial);
+LM_ALGO(lm_bcast_scatter_allgather);
+LM_ALGO(lm_bcast_linear);
+/* coll_reduce.c */
+LM_ALGO(lm_reduce_binomial);
+LM_ALGO(lm_reduce_rabenseifner);
+LM_ALGO(lm_reduce_linear);
+/* coll_allreduce.c */
+LM_ALGO(lm_allreduce_recursive_doubling);
+LM_ALGO(lm_allreduce_rabenseifner);
+LM_ALGO(lm_allreduce_ring);
+LM_ALGO(lm_allreduce_reduce_bcast);
+/* coll_gather.c */
+LM_ALGO(lm_gather_binomial);
+LM_ALGO(lm_gather_linear);
+LM_ALGO(lm_gatherv_linear);
+LM_ALGO(lm_scatter_binomial);
+LM_ALGO(lm_scatter_linear);
+LM_ALGO(lm_scatterv_linear);
+/* coll_allgather.c */
+LM_ALGO(lm_allgather_recursive_doubling);
+LM_ALGO(lm_allgather_bruck);
+LM_ALGO(lm_allgather_ring);
+LM_ALGO(lm_allgatherv_ring);
+LM_ALGO(lm_allgatherv_linear);
+/* coll_alltoall.c */
+LM_ALGO(lm_alltoall_bruck);
+LM_ALGO(lm_alltoall_pairwise);
+LM_ALGO(lm_alltoall_linear);
+LM_ALGO(lm_alltoallv_pairwise);
+LM_ALGO(lm_alltoallv_linear);
+/* coll_reduce_scatter.c */
+LM_ALGO(lm_reduce_scatter_halving);
+LM_ALGO(lm_reduce_scatter_pairwise);
+LM_ALGO(lm_reduce_scatter_reduce_scatterv);
+/* coll_scan.c */
+LM_ALGO(lm_scan_recursive_doubling);
+LM_ALGO(lm_scan_linear);
+LM_ALGO(lm_exscan_recursive_doubling);
+LM_ALGO(lm_exscan_linear);
+
+#endif /* LIBMSG_COLL_H */

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The data-movement collectives: gather, scatter, allgather, all-to-all
+ * and their v/w variants.  Counts and displacements become bytes here
+ * (basic types: extent == size), so the algorithms see plain blocks.
+ * A block's size must agree between sender and receiver; where one
+ * rank can see both sides, a mismatch is reported before anything moves.
+ */
+
+#include <string.h>
+
+#include "coll.h"
+
+#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
+#define NEW_SCHED(s, fn, comm) do {				\
+	(s) = lm_coll_sched(fn, comm);				\
+	if (!(s))						\
+		return MPI_ERR_NO_MEM;				\
+} while (0)
+
+static inline uint64_t nbytes(int count, MPI_Datatype dt)
+{
+	return (uint64_t)count * (uint64_t)dt->size;
+}
+
+static int mismatch(const char *fn, MPI_Comm comm, uint64_t sb, uint64_t rb)
+{
+	if (sb == rb)
+		return MPI_SUCCESS;
+	return lm_error(comm, fn, MPI_ERR_TRUNCATE,
+			"send block is %llu bytes, receive block %llu",
+			(unsigned long long)sb, (unsigned long long)rb);
+}
+
+static int no_in_place(const char *fn, MPI_Comm comm, const void *buf)
+{
+	if (buf != MPI_IN_PLACE)
+		return MPI_SUCCESS;
+	return lm_error(comm, fn, MPI_ERR_BUFFER,
+			"MPI_IN_PLACE is not allowed here");
+}
+
+/*
+ * counts[]/displs[] (elements of dt) as bytes in a schedule-owned array:
+ * out[0..n) counts, out[n..2n) offsets.  NULL after reporting an error.
+ */
+static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
+			     const int counts[], const int displs[],
+			     const MPI_Datatype dts[], MPI_Datatype dt,
+			     int displs_in_bytes, void *buf, int *err)
+{
+	int n = s->comm->size, i;
+	uint64_t *out;
+	MPI_Datatype t;
+
+	*err = MPI_SUCCESS;
+	if (!counts || !displs || (dts == NULL && dt == NULL)) {
+		*err = lm_error(s->comm, fn, MPI_ERR_ARG,
+				"a count, displacement or type array is NULL");
+		return NULL;
+	}
+	out = lm_sched_tmp(s, 2 * (uint64_t)n * sizeof(*out));
+	if (!out) {
+		*err = lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		t = dts ? dts[i] : dt;
+		*err = lm_coll_check_data(fn, s->comm, buf, counts[i], t, "block");
+		if (*err)
+			return NULL;
+		if (displs[i] < 0) {
+			*err = lm_error(s->comm, fn, MPI_ERR_ARG,
+					"displacement %d for rank %d is negative",
+					displs[i], i);
+			return NULL;
+		}
+		out[i] = nbytes(counts[i], t);
+		out[n + i] = displs_in_bytes ? (uint64_t)displs[i] :
+			nbytes(displs[i], t);
+	}
+	return out;
+}
+
+#define ARRAYS(s, ...) ({						\
+	int _err;							\
+	uint64_t *_p = byte_arrays(__VA_ARGS__, &_err);			\
+	if (!_p) {							\
+		lm_sched_free(s);					\
+		return _err;						\
+	}								\
+	_p;								\
+})
+
+/* ---- Gather, scatter ------------------------------------------------------- */
+
+static int gather(const char *fn, const void *sendbuf, int sendcount,
+		  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm,
+		  MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	int is_root;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	TRY(lm_coll_check_root(fn, comm, root));
+	is_root = comm->rank == root;
+	a.in_place = is_root && sendbuf == MPI_IN_PLACE;
+	if (!is_root)
+		TRY(no_in_place(fn, comm, sendbuf));
+	if (!a.in_place)
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+	if (is_root) {
+		TRY(lm_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+				       "receive"));
+		TRY(no_in_place(fn, comm, recvbuf));
+		a.bytes = nbytes(recvcount, recvtype);
+		if (!a.in_place)
+			TRY(mismatch(fn, comm, nbytes(sendcount, sendtype), a.bytes));
+	} else {
+		a.bytes = nbytes(sendcount, sendtype);
+	}
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.root = root;
+	NEW_SCHED(s, fn, comm);
+	return lm_coll_start(s, LM_GATHER, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+	       MPI_Comm comm)
+{
+	return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf,
+		      recvcount, recvtype, root, comm, NULL, 0);
+}
+
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		MPI_Comm comm, MPI_Request *request)
+{
+	return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf,
+		      recvcount, recvtype, root, comm, request, 1);
+}
+
+static int gatherv(const char *fn, const void *sendbuf, int sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		   const int displs[], MPI_Datatype recvtype, int root,
+		   MPI_Comm comm, MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	uint64_t *arr;
+	int is_root, n;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	TRY(lm_coll_check_root(fn, comm, root));
+	n = comm->size;
+	is_root = comm->rank == root;
+	a.in_place = is_root && sendbuf == MPI_IN_PLACE;
+	if (!is_root)
+		TRY(no_in_place(fn, comm, sendbuf));
+	if (!a.in_place)
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.root = root;
+	a.sbytes = a.in_place ? 0 : nbytes(sendcount, sendtype);
+	a.bytes = a.sbytes;
+	NEW_SCHED(s, fn, comm);
+	if (is_root) {
+		arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0,
+			     recvbuf);
+		a.rcounts = arr;
+		a.rdispls = arr + n;
+		if (!a.in_place && a.sbytes != a.rcounts[root]) {
+			lm_sched_free(s);
+			return mismatch(fn, comm, a.sbytes, arr[root]);
+		}
+	}
+	return lm_coll_start(s, LM_GATHERV, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, const int recvcounts[], const int displs[],
+		MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
+		       recvcounts, displs, recvtype, root, comm, NULL, 0);
+}
+
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, const int recvcounts[], const int displs[],
+		 MPI_Datatype recvtype, int root, MPI_Comm comm,
+		 MPI_Request *request)
+{
+	return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf,
+		       recvcounts, displs, recvtype, root, comm, request, 1);
+}
+
+static int scatter(const char *fn, const void *sendbuf, int sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	int is_root;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	TRY(lm_coll_check_root(fn, comm, root));
+	is_root = comm->rank == root;
+	a.in_place = is_root && recvbuf == MPI_IN_PLACE;
+	if (!is_root)
+		TRY(no_in_place(fn, comm, recvbuf));
+	if (!a.in_place)
+		TRY(lm_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+				       "receive"));
+	if (is_root) {
+		TRY(no_in_place(fn, comm, sendbuf));
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+		a.bytes = nbytes(sendcount, sendtype);
+		if (!a.in_place)
+			TRY(mismatch(fn, comm, a.bytes, nbytes(recvcount, recvtype)));
+	} else {
+		a.bytes = nbytes(recvcount, recvtype);
+	}
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.root = root;
+	NEW_SCHED(s, fn, comm);
+	return lm_coll_start(s, LM_SCATTER, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		MPI_Comm comm)
+{
+	return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
+		       recvcount, recvtype, root, comm, NULL, 0);
+}
+
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		 MPI_Comm comm, MPI_Request *request)
+{
+	return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf,
+		       recvcount, recvtype, root, comm, request, 1);
+}
+
+static int scatterv(const char *fn, const void *sendbuf,
+		    const int sendcounts[], const int displs[],
+		    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm,
+		    MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	uint64_t *arr;
+	int is_root, n;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	TRY(lm_coll_check_root(fn, comm, root));
+	n = comm->size;
+	is_root = comm->rank == root;
+	a.in_place = is_root && recvbuf == MPI_IN_PLACE;
+	if (!is_root)
+		TRY(no_in_place(fn, comm, recvbuf));
+	if (!a.in_place)
+		TRY(lm_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+				       "receive"));
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.root = root;
+	a.rbytes = a.in_place ? 0 : nbytes(recvcount, recvtype);
+	a.bytes = a.rbytes;
+	NEW_SCHED(s, fn, comm);
+	if (is_root) {
+		arr = ARRAYS(s, fn, s, sendcounts, displs, NULL, sendtype, 0,
+			     (void *)sendbuf);
+		a.scounts = arr;
+		a.sdispls = arr + n;
+		if (!a.in_place && a.rbytes != arr[root]) {
+			lm_sched_free(s);
+			return mismatch(fn, comm, arr[root], a.rbytes);
+		}
+	}
+	return lm_coll_start(s, LM_SCATTERV, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
+		 const int displs[], MPI_Datatype sendtype, void *recvbuf,
+		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype,
+			recvbuf, recvcount, recvtype, root, comm, NULL, 0);
+}
+
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+		  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+		  int recvcount, MPI_Datatype recvtype, int root,
+		  MPI_Comm comm, MPI_Request *request)
+{
+	return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype,
+			recvbuf, recvcount, recvtype, root, comm, request, 1);
+}
+
+/* ---- Allgather ----------------------------------------------------------- */
+
+static int allgather(const char *fn, const void *sendbuf, int sendcount,
+		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		     MPI_Datatype recvtype, MPI_Comm comm,
+		     MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	a.in_place = sendbuf == MPI_IN_PLACE;
+	TRY(no_in_place(fn, comm, recvbuf));
+	TRY(lm_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+			       "receive"));
+	a.bytes = nbytes(recvcount, recvtype);
+	if (!a.in_place) {
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+		TRY(mismatch(fn, comm, nbytes(sendcount, sendtype), a.bytes));
+	}
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	NEW_SCHED(s, fn, comm);
+	return lm_coll_start(s, LM_ALLGATHER, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  MPI_Comm comm)
+{
+	return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, recvtype, comm, NULL, 0);
+}
+
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		   MPI_Comm comm, MPI_Request *request)
+{
+	return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype,
+			 recvbuf, recvcount, recvtype, comm, request, 1);
+}
+
+static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
+		      MPI_Datatype sendtype, void *recvbuf,
+		      const int recvcounts[], const int displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	uint64_t *arr, total = 0;
+	int n, i;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	n = comm->size;
+	a.in_place = sendbuf == MPI_IN_PLACE;
+	TRY(no_in_place(fn, comm, recvbuf));
+	if (!a.in_place)
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+	NEW_SCHED(s, fn, comm);
+	arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0, recvbuf);
+	a.rcounts = arr;
+	a.rdispls = arr + n;
+	if (!a.in_place && nbytes(sendcount, sendtype) != arr[comm->rank]) {
+		lm_sched_free(s);
+		return mismatch(fn, comm, nbytes(sendcount, sendtype),
+				arr[comm->rank]);
+	}
+	for (i = 0; i < n; i++)
+		total += arr[i];
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.bytes = total / (uint64_t)n;
+	return lm_coll_start(s, LM_ALLGATHERV, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, const int recvcounts[], const int displs[],
+		   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype,
+			  recvbuf, recvcounts, displs, recvtype, comm, NULL, 0);
+}
+
+int MPI_Iallgatherv(const void *sendbuf, int sendcount,
+		    MPI_Datatype sendtype, void *recvbuf,
+		    const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request)
+{
+	return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype,
+			  recvbuf, recvcounts, displs, recvtype, comm, request,
+			  1);
+}
+
+/* ---- All-to-all ------------------------------------------------------------ */
+
+/*
+ * MPI_IN_PLACE: the data to send is what recvbuf holds now; take a
+ * copy (the caller may not touch recvbuf until completion, so now is
+ * the moment) and send from it with the receive layout.
+ */
+static int in_place_copy(const char *fn, struct lm_sched *s,
+			 struct lm_coll_args *a, uint64_t extent)
+{
+	struct libmsg_comm *comm = s->comm;
+	void *t = lm_sched_tmp(s, extent);
+
+	if (!t) {
+		lm_sched_free(s);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
+	memcpy(t, a->rbuf, extent);
+	a->sbuf = t;
+	a->sbytes = a->rbytes;
+	a->scounts = a->rcounts;
+	a->sdispls = a->rdispls;
+	return MPI_SUCCESS;
+}
+
+static int alltoall(const char *fn, const void *sendbuf, int sendcount,
+		    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request, int nb)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	a.in_place = sendbuf == MPI_IN_PLACE;
+	TRY(no_in_place(fn, comm, recvbuf));
+	TRY(lm_coll_check_data(fn, comm, recvbuf, recvcount, recvtype,
+			       "receive"));
+	a.rbytes = nbytes(recvcount, recvtype);
+	if (!a.in_place) {
+		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
+				       "send"));
+		a.sbytes = nbytes(sendcount, sendtype);
+		TRY(mismatch(fn, comm, a.sbytes, a.rbytes));
+	}
+	a.sbuf = sendbuf;
+	a.rbuf = recvbuf;
+	a.bytes = a.rbytes;
+	NEW_SCHED(s, fn, comm);
+	if (a.in_place)
+		TRY(in_place_copy(fn, s, &a, a.rbytes * (uint64_t)comm->size));
+	return lm_coll_start(s, LM_ALLTOALL, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		 MPI_Comm comm)
+{
+	return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf,
+			recvcount, recvtype, comm, NULL, 0);
+}
+
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		  MPI_Comm comm, MPI_Request *request)
+{
+	return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf,
+			recvcount, recvtype, comm, request, 1);
+}
+
+/* Alltoallv (one type each side, displs in elements) and w (bytes). */
+static int alltoallvw(const char *fn, const void *sendbuf,
+		      const int sendcounts[], const int sdispls[],
+		      const MPI_Datatype *sendtypes, MPI_Datatype sendtype,
+		      void *recvbuf, const int recvcounts[],
+		      const int rdispls[], const MPI_Datatype *recvtypes,
+		      MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request, int nb, enum lm_coll c)
+{
+	struct lm_coll_args a = { 0 };
+	struct lm_sched *s;
+	uint64_t *arr, total = 0, extent = 0;
+	int n, i, w = c == LM_ALLTOALLW;
+
+	TRY(lm_coll_check(fn, comm, request, nb));
+	n = comm->size;
+	a.in_place = sendbuf == MPI_IN_PLACE;
+	TRY(no_in_place(fn, comm, recvbuf));
+	NEW_SCHED(s, fn, comm);
+	a.rbuf = recvbuf;
+	arr = ARRAYS(s, fn, s, recvcounts, rdispls, recvtypes, recvtype, w,
+		     recvbuf);
+	a.rcounts = arr;
+	a.rdispls = arr + n;
+	for (i = 0; i < n; i++) {
+		total += arr[i];
+		if (arr[n + i] + arr[i] > extent)
+			extent = arr[n + i] + arr[i];
+	}
+	a.bytes = total / (uint64_t)n;
+	if (a.in_place) {
+		TRY(in_place_copy(fn, s, &a, extent));
+	} else {
+		arr = ARRAYS(s, fn, s, sendcounts, sdispls, sendtypes, sendtype,
+			     w, (void *)sendbuf);
+		a.sbuf = sendbuf;
+		a.scounts = arr;
+		a.sdispls = arr + n;
+		if (a.scounts[comm->rank] != a.rcounts[comm->rank]) {
+			lm_sched_free(s);
+			return mismatch(fn, comm, a.scounts[comm->rank],
+					a.rcounts[comm->rank]);
+		}
+	}
+	return lm_coll_start(s, c, fn, &a, nb ? request : NULL);
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		  const int recvcounts[], const int rdispls[],
+		  MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return alltoallvw("MPI_Alltoallv", sendbuf, sendcounts, sdispls, NULL,
+			  sendtype, recvbuf, recvcounts, rdispls, NULL,
+			  recvtype, comm, NULL, 0, LM_ALLTOALLV);
+}
+
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		   const int recvcounts[], const int rdispls[],
+		   MPI_Datatype recvtype, MPI_Comm comm,
+		   MPI_Request *request)
+{
+	return alltoallvw("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, NULL,
+			  sendtype, recvbuf, recvcounts, rdispls, NULL,
+			  recvtype, comm, request, 1, LM_ALLTOALLV);
+}
+
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+		  const int sdispls[], const MPI_Datatype sendtypes[],
+		  void *recvbuf, const int recvcounts[], const int rdispls[],
+		  const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	return alltoallvw("MPI_Alltoallw", sendbuf, sendcounts, sdispls,
+			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
+			  recvtypes, NULL, comm, NULL, 0, LM_ALLTOALLW);
+}
+
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+		   const int sdispls[], const MPI_Datatype sendtypes[],
+		   void *recvbuf, const int recvcounts[], const int rdispls[],
+		   const MPI_Datatype recvtypes[], MPI_Comm comm,
+		   MPI_Request *request)
+{
+	return alltoallvw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls,
+			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
+			  recvtypes, NULL, comm, request, 1, LM_ALLTOALLW);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Broadcast algorithms.  Ranks are numbered relative to the root
+ * (vrank 0 is the root) so every tree below is rooted at vrank 0.
+ */
+
+#include "coll.h"
+
+#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
+
+static inline int real(const struct lm_sched *s, int root, int v)
+{
+	return (v + root) % s->comm->size;
+}
+
+/*
+ * k-nomial tree: a rank receives once from its parent, then sends to up
+ * to k - 1 children per level, largest subtrees first.  k = 2 is the
+ * binomial tree (log2 n rounds); a larger k has fewer levels and more
+ * sends per level, which suits small messages on few CPUs.
+ */
+static int knomial(struct lm_sched *s, void *buf, uint64_t bytes, int root,
+		   int k)
+{
+	int n = s->comm->size, v = (s->comm->rank - root + n) % n;
+	int mask = 1, j;
+
+	while (mask < n) {
+		if (v % (k * mask)) {
+			TRY(lm_sched_recv(s, buf, bytes,
+					  real(s, root, v - v % (k * mask))));
+			TRY(lm_sched_round(s));
+			break;
+		}
+		mask *= k;
+	}
+	for (mask /= k; mask > 0; mask /= k)
+		for (j = 1; j < k; j++)
+			if (v + j * mask < n)
+				TRY(lm_sched_send(s, buf, bytes,
+						  real(s, root, v + j * mask)));
+	return MPI_SUCCESS;
+}
+
+LM_ALGO(lm_bcast_binomial)
+{
+	return knomial(s, a->rbuf, a->bytes, a->root, 2);
+}
+
+LM_ALGO(lm_bcast_knomial)
+{
+	return knomial(s, a->rbuf, a->bytes, a->root, 4);
+}
+
+/* The root sends to everyone itself. */
+LM_ALGO(lm_bcast_linear)
+{
+	int n = s->comm->size, r = s->comm->rank, i;
+
+	if (r != a->root)
+		return lm_sched_recv(s, a->rbuf, a->bytes, a->root);
+	for (i = 0; i < n; i++)
+		if (i != r)
+			TRY(lm_sched_send(s, a->rbuf, a->bytes, i));
+	return MPI_SUCCESS;
+}
+
+/* Bytes [off, off + len) of chunk range [first, last) clipped to the buffer. */
+static void chunk_span(uint64_t bytes, uint64_t c, int first, int last,
+		       uint64_t *off, uint64_t *len)
+{
+	uint64_t lo = (uint64_t)first * c, hi = (uint64_t)last * c;
+
+	if (lo > bytes)
+		lo = bytes;
+	if (hi > bytes)
+		hi = bytes;
+	*off = lo;
+	*len = hi - lo;
+}
+
+/*
+ * Large messages (van de Geijn): the root scatters n chunks down a
+ * binomial tree, then a ring allgather completes every copy.  Each
+ * byte crosses about two links instead of log2 n.
+ */
+LM_ALGO(lm_bcast_scatter_allgather)
+{
+	int n = s->comm->size, root = a->root;
+	int v = (s->comm->rank - root + n) % n, mask = 1, i, sc, rc;
+	unsigned char *buf = a->rbuf;
+	uint64_t c = (a->bytes + (uint64_t)n - 1) / (uint64_t)n, off, len;
+
+	/* Scatter: vrank v ends with chunk v, its subtree's chunks pass by. */
+	while (mask < n) {
+		if (v & mask) {
+			chunk_span(a->bytes, c, v, v + mask < n ? v + mask : n,
+				   &off, &len);
+			TRY(lm_sched_recv(s, buf + off, len,
+					  real(s, root, v - mask)));
+			TRY(lm_sched_round(s));
+			break;
+		}
+		mask <<= 1;
+	}
+	for (mask >>= 1; mask > 0; mask >>= 1) {
+		if (v + mask >= n)
+			continue;
+		chunk_span(a->bytes, c, v + mask,
+			   v + 2 * mask < n ? v + 2 * mask : n, &off, &len);
+		TRY(lm_sched_send(s, buf + off, len, real(s, root, v + mask)));
+	}
+	TRY(lm_sched_round(s));
+	/* Ring allgather in vrank space: pass on what came last round. */
+	for (i = 0; i < n - 1; i++) {
+		sc = (v - i + n) % n;
+		rc = (v - i - 1 + n) % n;
+		chunk_span(a->bytes, c, sc, sc + 1, &off, &len);
+		TRY(lm_sched_send(s, buf + off, len, real(s, root, v + 1)));
+		chunk_span(a->bytes, c, rc, rc + 1, &off, &len);
+		TRY(lm_sched_recv(s, buf + off, len, real(s, root, v - 1 + n)));
+		TRY(lm_sched_round(s));
+	}
+	return MPI_SUCCESS;
+}
