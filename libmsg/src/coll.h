@@ -49,6 +49,9 @@ struct lm_sched {
 	int running;			/* in sched_run() or an abort */
 	void **tmp;			/* temporary buffers, freed at the end */
 	int ntmp, tmpcap;
+	uint32_t small_used;		/* bytes of small[] handed out */
+	/* Small temporaries come from here: no malloc for small collectives. */
+	unsigned char small[512] __attribute__((aligned(64)));
 	struct cds_list_head ready;	/* on the ready list */
 };
 
@@ -78,6 +81,7 @@ typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
 
 struct lm_sched *lm_sched_new(struct libmsg_comm *comm);
 void lm_sched_free(struct lm_sched *s);
+void lm_sched_cache_drop(void);
 /* Append steps to the open round; 0 or MPI_ERR_NO_MEM. */
 int lm_sched_send(struct lm_sched *s, const void *buf, uint64_t bytes,
 		  int peer);

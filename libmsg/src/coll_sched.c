@@ -17,12 +17,25 @@
 
 static CDS_LIST_HEAD(ready);
 
+/*
+ * Finished schedules are kept (with their arrays) for the next
+ * collectives: a small collective then costs no malloc at all.
+ */
+#define LM_SCHED_CACHE 8
+static struct lm_sched *cache[LM_SCHED_CACHE];
+static int ncached;
+
 struct lm_sched *lm_sched_new(struct libmsg_comm *comm)
 {
-	struct lm_sched *s = calloc(1, sizeof(*s));
+	struct lm_sched *s;
 
-	if (!s)
-		return NULL;
+	if (ncached) {
+		s = cache[--ncached];
+	} else {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL;
+	}
 	s->comm = comm;
 	s->tag = (int)(comm->coll_seq++ & MPI_TAG_UB_VALUE);
 	CDS_INIT_LIST_HEAD(&s->ready);
@@ -37,10 +50,35 @@ void lm_sched_free(struct lm_sched *s)
 		lm_op_release(s->op);
 	for (i = 0; i < s->ntmp; i++)
 		free(s->tmp[i]);
+	if (ncached < LM_SCHED_CACHE) {
+		/* Keep the arrays; forget everything else. */
+		s->req = NULL;
+		s->dt = NULL;
+		s->op = NULL;
+		s->nsteps = s->nrounds = s->cur = s->outstanding = 0;
+		s->err = s->running = s->ntmp = 0;
+		s->small_used = 0;
+		cache[ncached++] = s;
+		return;
+	}
 	free(s->tmp);
 	free(s->steps);
 	free(s->round_end);
 	free(s);
+}
+
+/* At MPI_Finalize. */
+void lm_sched_cache_drop(void)
+{
+	struct lm_sched *s;
+
+	while (ncached) {
+		s = cache[--ncached];
+		free(s->tmp);
+		free(s->steps);
+		free(s->round_end);
+		free(s);
+	}
 }
 
 static struct lm_step *step_add(struct lm_sched *s, int kind)
@@ -140,9 +178,14 @@ int lm_sched_round(struct lm_sched *s)
 
 void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes)
 {
+	uint64_t at = (s->small_used + 63) & ~63ULL;
 	void **n, *p;
 	int cap;
 
+	if (at + bytes <= sizeof(s->small)) {
+		s->small_used = (uint32_t)(at + bytes);
+		return s->small + at;
+	}
 	if (s->ntmp == s->tmpcap) {
 		cap = s->tmpcap ? 2 * s->tmpcap : 4;
 		n = realloc(s->tmp, (size_t)cap * sizeof(*n));

@@ -176,6 +176,7 @@ int MPI_Finalize(void)
 	finalize_barrier();
 	lm.job.t->finish(&lm.job);
 	lm_progress_fini();
+	lm_sched_cache_drop();
 	lm_comm_fini();
 	lm.job.t->close(&lm.job);
 	lm.finalized = 1;
