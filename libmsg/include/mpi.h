@@ -252,6 +252,67 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 		     int *count);
 
+/* ---- Derived datatypes ---------------------------------------------------- */
+
+#ifndef MPI_MAX_OBJECT_NAME
+#define MPI_MAX_OBJECT_NAME	128
+#endif
+#define MPI_ORDER_C		56
+#define MPI_ORDER_FORTRAN	57
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype,
+			MPI_Datatype *newtype);
+int MPI_Type_vector(int count, int blocklength, int stride,
+		    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+			    MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+		     const int array_of_displacements[], MPI_Datatype oldtype,
+		     MPI_Datatype *newtype);
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+			     const MPI_Aint array_of_displacements[],
+			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength,
+				  const int array_of_displacements[],
+				  MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+				   const MPI_Aint array_of_displacements[],
+				   MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+			   const MPI_Aint array_of_displacements[],
+			   const MPI_Datatype array_of_types[],
+			   MPI_Datatype *newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+			     const int array_of_subsizes[],
+			     const int array_of_starts[], int order,
+			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
+			    MPI_Aint extent, MPI_Datatype *newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_commit(MPI_Datatype *datatype);
+int MPI_Type_free(MPI_Datatype *datatype);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+			  MPI_Count *extent);
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+			     MPI_Aint *true_extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+			       MPI_Count *true_extent);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name,
+		      int *resultlen);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count);
+int MPI_Get_address(const void *location, MPI_Aint *address);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+	     void *outbuf, int outsize, int *position, MPI_Comm comm);
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+	       int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
+		  int *size);
+
 /* ---- Point-to-point --------------------------------------------------- */
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,

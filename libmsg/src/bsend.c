@@ -82,6 +82,10 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 	s->freed = 0;
 	s->internal = 1;
 	s->bbuf = c;
+	/* The copy is plain bytes; req keeps (and drops) its type. */
+	s->packed = 0;
+	s->dt_held = 0;
+	s->dt = MPI_BYTE;
 	lm_send_start(s);
 	lm_status_set(&req->status, NULL, req->peer, req->tag, req->bytes,
 		      MPI_SUCCESS);

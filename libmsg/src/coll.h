@@ -39,6 +39,9 @@ struct lm_sched {
 	int tag;
 	MPI_Datatype dt;		/* reductions */
 	MPI_Op op;
+	uint64_t esize;			/* reductions: bytes per element */
+	/* Run when the schedule ends well: data to put in place (coll_dt.c). */
+	struct lm_coll_unpack *unpack;
 	struct lm_step *steps;
 	int nsteps, cap;
 	int *round_end;			/* first step of the next round */
@@ -71,6 +74,7 @@ struct lm_coll_args {
 	int count;			/* reductions: elements */
 	MPI_Datatype dt;
 	MPI_Op op;
+	uint64_t esize;			/* reductions: element bytes (0: dt's size) */
 	uint64_t bytes;			/* what selects the algorithm */
 	int in_place;
 };
@@ -128,6 +132,58 @@ struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm);
 /* Build s with the selected algorithm and run it (request NULL: block). */
 int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request);
+
+/* ---- coll_dt.c: datatypes in collectives ---------------------------------- */
+
+/*
+ * The algorithms move contiguous bytes.  A type that is one run of
+ * bytes from the buffer address (basic types, contiguous derived ones)
+ * is used in place; any other is packed into a schedule temporary on
+ * the sending side, and received into one and unpacked (by the
+ * schedule's completion hook, before the request completes) on the
+ * receiving side.
+ */
+static inline int lm_coll_in_place_ok(MPI_Datatype dt)
+{
+	return dt->dense && dt->true_lb == 0;
+}
+/*
+ * *buf: count elements of dt; becomes where the algorithm reads them as
+ * bytes.  0 or MPI_ERR_NO_MEM.
+ */
+int lm_coll_send_buf(struct lm_sched *s, const void **buf, int64_t count,
+		     MPI_Datatype dt);
+/* ... where it writes them; they land in *buf when the schedule ends. */
+int lm_coll_recv_buf(struct lm_sched *s, void **buf, int64_t count,
+		     MPI_Datatype dt);
+/*
+ * The blocks of v/w variants on one side: counts[i] elements of
+ * types[i] (or dt) at byte uoff[i] of *buf.  arr[i] holds their bytes;
+ * arr[n + i] becomes their offsets in the buffer the algorithm uses,
+ * and *buf that buffer (a packed temporary unless every type is in
+ * place).
+ */
+int lm_coll_blocks(struct lm_sched *s, int recv, void **buf, int n,
+		   const int counts[], const int64_t uoff[],
+		   const MPI_Datatype types[], MPI_Datatype dt, uint64_t *arr);
+/*
+ * In place with a packed receive: pack count elements of dt at byte
+ * uoff of the user's buf into the temporary t at byte poff.
+ */
+void lm_coll_preload(void *t, uint64_t poff, const void *buf, int64_t uoff,
+		     int64_t count, MPI_Datatype dt);
+/*
+ * Reductions: make a's sbuf, rbuf, dt, count and esize what the
+ * algorithms need (a predefined op on a derived type works on its
+ * basic elements; a user op sees the user's type, elements extent
+ * apart).  rcount: elements of the result in rbuf (0: none here).
+ * *mult: basic elements per user element (for counts arrays).
+ */
+int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
+			int64_t rcount, uint64_t *mult, const char **why);
+/* Schedule hooks (coll_sched.c calls them). */
+void lm_coll_unpack_run(struct lm_sched *s);
+void lm_coll_unpack_drop(struct lm_sched *s);
 
 /* ---- coll_allreduce.c: shared by the reductions ------------------------- */
 

@@ -25,7 +25,7 @@ int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count)
 {
 	int n = s->comm->size, r = s->comm->rank, p = lm_pof2_floor(n);
 	int rem = n - p;
-	uint64_t bytes = (uint64_t)count * (uint64_t)s->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 
 	if (r >= 2 * rem)
 		return r - rem;
@@ -44,7 +44,7 @@ int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count)
 int lm_fold_out(struct lm_sched *s, void *acc, int count)
 {
 	int n = s->comm->size, r = s->comm->rank, p = lm_pof2_floor(n);
-	uint64_t bytes = (uint64_t)count * (uint64_t)s->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 
 	if (r >= 2 * (n - p))
 		return MPI_SUCCESS;
@@ -69,7 +69,7 @@ int lm_fold_real(const struct lm_sched *s, int v)
 LM_ALGO(lm_allreduce_recursive_doubling)
 {
 	int count = a->count, p = lm_pof2_floor(s->comm->size), v, mask;
-	uint64_t bytes = (uint64_t)count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 	void *acc = a->rbuf, *other, *t;
 
 	other = lm_sched_tmp(s, bytes);
@@ -120,7 +120,7 @@ void lm_block(int count, int n, int i, int *first, int *len)
 LM_ALGO(lm_allreduce_ring)
 {
 	int n = s->comm->size, r = s->comm->rank, count = a->count;
-	int es = a->dt->size, i, sb, rb, f, l, right = (r + 1) % n;
+	int es = (int)s->esize, i, sb, rb, f, l, right = (r + 1) % n;
 	int left = (r - 1 + n) % n;
 	unsigned char *acc = a->rbuf, *tmp;
 	uint64_t bytes = (uint64_t)count * (uint64_t)es;
@@ -164,6 +164,6 @@ LM_ALGO(lm_allreduce_reduce_bcast)
 	b.root = 0;
 	TRY(lm_reduce_binomial(s, &b));
 	TRY(lm_sched_round(s));
-	b.bytes = (uint64_t)a->count * (uint64_t)a->dt->size;
+	b.bytes = (uint64_t)a->count * s->esize;
 	return lm_bcast_binomial(s, &b);
 }

@@ -30,7 +30,8 @@ int lm_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
 		return lm_error(comm, fn, MPI_ERR_COUNT, "%s count %d is negative",
 				what, count);
 	if (lm_check_datatype(dt))
-		return lm_error(comm, fn, MPI_ERR_TYPE, "invalid %s datatype", what);
+		return lm_error(comm, fn, MPI_ERR_TYPE, "%s %s", what,
+				lm_datatype_why(dt));
 	if (!buf && count > 0)
 		return lm_error(comm, fn, MPI_ERR_BUFFER, "%s buffer is NULL", what);
 	return MPI_SUCCESS;
@@ -92,6 +93,7 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 
 	s->dt = a->dt;
 	s->op = a->op;
+	s->esize = a->esize ? a->esize : a->dt ? (uint64_t)a->dt->size : 0;
 	err = algo(s, a);
 	if (err) {
 		lm_sched_free(s);
@@ -120,6 +122,16 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 } while (0)
 
 #define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
+
+/* After the schedule exists, an error lets it go first. */
+static int sched_error(struct lm_sched *s, const char *fn, int err,
+		       const char *why)
+{
+	struct libmsg_comm *comm = s->comm;
+
+	lm_sched_free(s);
+	return lm_error(comm, fn, err, "%s", why);
+}
 
 /* ---- Barrier, broadcast ------------------------------------------------ */
 
@@ -160,6 +172,16 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 	a.root = root;
 	a.bytes = (uint64_t)count * (uint64_t)dt->size;
 	NEW_SCHED(s, fn, comm);
+	/* Non-contiguous: the root sends a packed copy, the others unpack. */
+	if (comm->rank == root) {
+		const void *p = buf;
+
+		if (lm_coll_send_buf(s, &p, count, dt))
+			return sched_error(s, fn, MPI_ERR_NO_MEM, "out of memory for packing");
+		a.rbuf = (void *)p;
+	} else if (lm_coll_recv_buf(s, &a.rbuf, count, dt)) {
+		return sched_error(s, fn, MPI_ERR_NO_MEM, "out of memory for packing");
+	}
 	return lm_coll_start(s, LM_BCAST, fn, &a, nb ? request : NULL);
 }
 
@@ -177,6 +199,20 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 }
 
 /* ---- Reductions ------------------------------------------------------------ */
+
+/*
+ * Derived types: what the algorithms reduce (coll_dt.c).  rcount: the
+ * elements of the result this rank gets in recvbuf.
+ */
+static int reduce_view(const char *fn, struct lm_sched *s,
+		       struct lm_coll_args *a, int64_t rcount, uint64_t *mult)
+{
+	const char *why = "failed";
+	uint64_t m;
+	int err = lm_coll_reduce_view(s, a, rcount, mult ? mult : &m, &why);
+
+	return err ? sched_error(s, fn, err, why) : MPI_SUCCESS;
+}
 
 /*
  * The checks every reduction shares.  sendbuf may be MPI_IN_PLACE where
@@ -221,6 +257,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 			   comm->rank == root, comm->rank == root, &a));
 	a.root = root;
 	NEW_SCHED(s, fn, comm);
+	TRY(reduce_view(fn, s, &a, comm->rank == root ? count : 0, NULL));
 	return lm_coll_start(s, LM_REDUCE, fn, &a, nb ? request : NULL);
 }
 
@@ -249,6 +286,7 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
 	NEW_SCHED(s, fn, comm);
+	TRY(reduce_view(fn, s, &a, count, NULL));
 	return lm_coll_start(s, LM_ALLREDUCE, fn, &a, nb ? request : NULL);
 }
 
@@ -278,7 +316,7 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 {
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
-	uint64_t *cnt, total = 0;
+	uint64_t *cnt, total = 0, mult;
 	int n, i, mine;
 
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -302,13 +340,15 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 			   0, &a));
 	TRY(lm_coll_check_data(fn, comm, recvbuf, mine, dt, "receive"));
 	NEW_SCHED(s, fn, comm);
+	TRY(reduce_view(fn, s, &a, mine, &mult));
 	cnt = lm_sched_tmp(s, (uint64_t)n * sizeof(*cnt));
 	if (!cnt) {
 		lm_sched_free(s);
 		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	}
+	/* In the algorithm's elements (basic ones for a derived type). */
 	for (i = 0; i < n; i++)
-		cnt[i] = (uint64_t)(recvcounts ? recvcounts[i] : recvcount);
+		cnt[i] = (uint64_t)(recvcounts ? recvcounts[i] : recvcount) * mult;
 	a.rcounts = cnt;
 	return lm_coll_start(s, c, fn, &a, nb ? request : NULL);
 }
@@ -359,6 +399,9 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
 	NEW_SCHED(s, fn, comm);
+	/* Exscan leaves rank 0's recvbuf alone. */
+	TRY(reduce_view(fn, s, &a,
+			c == LM_EXSCAN && comm->rank == 0 ? 0 : count, NULL));
 	return lm_coll_start(s, c, fn, &a, nb ? request : NULL);
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The data-movement collectives: gather, scatter, allgather, all-to-all
- * and their v/w variants.  Counts and displacements become bytes here
- * (basic types: extent == size), so the algorithms see plain blocks.
+ * and their v/w variants.  Counts and displacements become bytes here,
+ * so the algorithms see plain blocks; a type that is not one run of
+ * bytes is packed on the sending side and unpacked at the end on the
+ * receiving side (coll_dt.c).
  * A block's size must agree between sender and receiver; where one
  * rank can see both sides, a mismatch is reported before anything moves.
  */
@@ -16,6 +18,16 @@
 	(s) = lm_coll_sched(fn, comm);				\
 	if (!(s))						\
 		return MPI_ERR_NO_MEM;				\
+} while (0)
+
+/* Packing after the schedule exists: out of memory lets it go. */
+#define DT_TRY(s, fn, x) do {						\
+	if (x) {							\
+		struct libmsg_comm *_c = (s)->comm;			\
+		lm_sched_free(s);					\
+		return lm_error(_c, fn, MPI_ERR_NO_MEM,			\
+				"out of memory for packing");		\
+	}								\
 } while (0)
 
 static inline uint64_t nbytes(int count, MPI_Datatype dt)
@@ -41,16 +53,20 @@ static int no_in_place(const char *fn, MPI_Comm comm, const void *buf)
 }
 
 /*
- * counts[]/displs[] (elements of dt) as bytes in a schedule-owned array:
- * out[0..n) counts, out[n..2n) offsets.  NULL after reporting an error.
+ * counts[]/displs[] (elements of dt, or bytes for w) as bytes in a
+ * schedule-owned array: out[0..n) counts, out[n..2n) offsets in the
+ * buffer the algorithm uses, which *buf becomes (the user's, or a
+ * packed temporary: lm_coll_blocks).  recv: the receiving side.  NULL
+ * after reporting an error.
  */
 static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
 			     const int counts[], const int displs[],
 			     const MPI_Datatype dts[], MPI_Datatype dt,
-			     int displs_in_bytes, void *buf, int *err)
+			     int displs_in_bytes, void **buf, int recv, int *err)
 {
 	int n = s->comm->size, i;
 	uint64_t *out;
+	int64_t *uoff;
 	MPI_Datatype t;
 
 	*err = MPI_SUCCESS;
@@ -60,13 +76,14 @@ static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
 		return NULL;
 	}
 	out = lm_sched_tmp(s, 2 * (uint64_t)n * sizeof(*out));
-	if (!out) {
+	uoff = lm_sched_tmp(s, (uint64_t)n * sizeof(*uoff));
+	if (!out || !uoff) {
 		*err = lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory");
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
 		t = dts ? dts[i] : dt;
-		*err = lm_coll_check_data(fn, s->comm, buf, counts[i], t, "block");
+		*err = lm_coll_check_data(fn, s->comm, *buf, counts[i], t, "block");
 		if (*err)
 			return NULL;
 		if (displs[i] < 0) {
@@ -76,8 +93,11 @@ static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
 			return NULL;
 		}
 		out[i] = nbytes(counts[i], t);
-		out[n + i] = displs_in_bytes ? (uint64_t)displs[i] :
-			nbytes(displs[i], t);
+		uoff[i] = displs_in_bytes ? displs[i] : (int64_t)displs[i] * t->extent;
+	}
+	if (lm_coll_blocks(s, recv, buf, n, counts, uoff, dts, dt, out)) {
+		*err = lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory for packing");
+		return NULL;
 	}
 	return out;
 }
@@ -126,6 +146,17 @@ static int gather(const char *fn, const void *sendbuf, int sendcount,
 	a.rbuf = recvbuf;
 	a.root = root;
 	NEW_SCHED(s, fn, comm);
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
+	if (is_root) {
+		int64_t all = (int64_t)recvcount * comm->size;
+
+		DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf, all, recvtype));
+		if (a.in_place && a.rbuf != recvbuf)
+			lm_coll_preload(a.rbuf, (uint64_t)root * a.bytes, recvbuf,
+					(int64_t)root * recvcount * recvtype->extent,
+					recvcount, recvtype);
+	}
 	return lm_coll_start(s, LM_GATHER, fn, &a, nb ? request : NULL);
 }
 
@@ -173,14 +204,20 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 	NEW_SCHED(s, fn, comm);
 	if (is_root) {
 		arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0,
-			     recvbuf);
+			     &a.rbuf, 1);
 		a.rcounts = arr;
 		a.rdispls = arr + n;
 		if (!a.in_place && a.sbytes != a.rcounts[root]) {
 			lm_sched_free(s);
 			return mismatch(fn, comm, a.sbytes, arr[root]);
 		}
+		if (a.in_place && a.rbuf != recvbuf)
+			lm_coll_preload(a.rbuf, arr[n + root], recvbuf,
+					(int64_t)displs[root] * recvtype->extent,
+					recvcounts[root], recvtype);
 	}
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
 	return lm_coll_start(s, LM_GATHERV, fn, &a, nb ? request : NULL);
 }
 
@@ -233,6 +270,12 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount,
 	a.rbuf = recvbuf;
 	a.root = root;
 	NEW_SCHED(s, fn, comm);
+	if (is_root)
+		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf,
+					       (int64_t)sendcount * comm->size,
+					       sendtype));
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf, recvcount, recvtype));
 	return lm_coll_start(s, LM_SCATTER, fn, &a, nb ? request : NULL);
 }
 
@@ -281,7 +324,7 @@ static int scatterv(const char *fn, const void *sendbuf,
 	NEW_SCHED(s, fn, comm);
 	if (is_root) {
 		arr = ARRAYS(s, fn, s, sendcounts, displs, NULL, sendtype, 0,
-			     (void *)sendbuf);
+			     (void **)&a.sbuf, 0);
 		a.scounts = arr;
 		a.sdispls = arr + n;
 		if (!a.in_place && a.rbytes != arr[root]) {
@@ -289,6 +332,8 @@ static int scatterv(const char *fn, const void *sendbuf,
 			return mismatch(fn, comm, arr[root], a.rbytes);
 		}
 	}
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf, recvcount, recvtype));
 	return lm_coll_start(s, LM_SCATTERV, fn, &a, nb ? request : NULL);
 }
 
@@ -333,6 +378,14 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount,
 	a.sbuf = sendbuf;
 	a.rbuf = recvbuf;
 	NEW_SCHED(s, fn, comm);
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
+	DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf,
+				       (int64_t)recvcount * comm->size, recvtype));
+	if (a.in_place && a.rbuf != recvbuf)
+		lm_coll_preload(a.rbuf, (uint64_t)comm->rank * a.bytes, recvbuf,
+				(int64_t)comm->rank * recvcount * recvtype->extent,
+				recvcount, recvtype);
 	return lm_coll_start(s, LM_ALLGATHER, fn, &a, nb ? request : NULL);
 }
 
@@ -371,9 +424,14 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 		TRY(lm_coll_check_data(fn, comm, sendbuf, sendcount, sendtype,
 				       "send"));
 	NEW_SCHED(s, fn, comm);
-	arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0, recvbuf);
+	a.rbuf = recvbuf;
+	arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0, &a.rbuf, 1);
 	a.rcounts = arr;
 	a.rdispls = arr + n;
+	if (a.in_place && a.rbuf != recvbuf)
+		lm_coll_preload(a.rbuf, arr[n + comm->rank], recvbuf,
+				(int64_t)displs[comm->rank] * recvtype->extent,
+				recvcounts[comm->rank], recvtype);
 	if (!a.in_place && nbytes(sendcount, sendtype) != arr[comm->rank]) {
 		lm_sched_free(s);
 		return mismatch(fn, comm, nbytes(sendcount, sendtype),
@@ -382,7 +440,8 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 	for (i = 0; i < n; i++)
 		total += arr[i];
 	a.sbuf = sendbuf;
-	a.rbuf = recvbuf;
+	if (!a.in_place)
+		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
 	a.bytes = total / (uint64_t)n;
 	return lm_coll_start(s, LM_ALLGATHERV, fn, &a, nb ? request : NULL);
 }
@@ -455,7 +514,20 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount,
 	a.rbuf = recvbuf;
 	a.bytes = a.rbytes;
 	NEW_SCHED(s, fn, comm);
-	if (a.in_place)
+	if (a.in_place) {
+		/* The data to send is what recvbuf holds now. */
+		sendbuf = recvbuf;
+		sendcount = recvcount;
+		sendtype = recvtype;
+		a.sbytes = a.rbytes;
+	}
+	a.sbuf = sendbuf;
+	DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf,
+				       (int64_t)sendcount * comm->size, sendtype));
+	DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf,
+				       (int64_t)recvcount * comm->size, recvtype));
+	/* Packing made the copy in place needs; else take one. */
+	if (a.in_place && a.sbuf == recvbuf)
 		TRY(in_place_copy(fn, s, &a, a.rbytes * (uint64_t)comm->size));
 	return lm_coll_start(s, LM_ALLTOALL, fn, &a, nb ? request : NULL);
 }
@@ -497,7 +569,7 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	NEW_SCHED(s, fn, comm);
 	a.rbuf = recvbuf;
 	arr = ARRAYS(s, fn, s, recvcounts, rdispls, recvtypes, recvtype, w,
-		     recvbuf);
+		     &a.rbuf, 1);
 	a.rcounts = arr;
 	a.rdispls = arr + n;
 	for (i = 0; i < n; i++) {
@@ -506,12 +578,19 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 			extent = arr[n + i] + arr[i];
 	}
 	a.bytes = total / (uint64_t)n;
-	if (a.in_place) {
+	if (a.in_place && a.rbuf != recvbuf) {
+		/* Packed: the data to send, packed the receive's way. */
+		a.sbuf = recvbuf;
+		arr = ARRAYS(s, fn, s, recvcounts, rdispls, recvtypes, recvtype,
+			     w, (void **)&a.sbuf, 0);
+		a.scounts = arr;
+		a.sdispls = arr + n;
+	} else if (a.in_place) {
 		TRY(in_place_copy(fn, s, &a, extent));
 	} else {
-		arr = ARRAYS(s, fn, s, sendcounts, sdispls, sendtypes, sendtype,
-			     w, (void *)sendbuf);
 		a.sbuf = sendbuf;
+		arr = ARRAYS(s, fn, s, sendcounts, sdispls, sendtypes, sendtype,
+			     w, (void **)&a.sbuf, 0);
 		a.scounts = arr;
 		a.sdispls = arr + n;
 		if (a.scounts[comm->rank] != a.rcounts[comm->rank]) {

@@ -24,7 +24,7 @@ static int binomial(struct lm_sched *s, const struct lm_coll_args *a,
 {
 	int n = s->comm->size, r = s->comm->rank, count = a->count;
 	int v = (r - treeroot + n) % n, mask;
-	uint64_t bytes = (uint64_t)count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 	const void *acc = a->sbuf;	/* what this subtree reduced so far */
 	void *spare = NULL, *other = NULL;
 
@@ -62,7 +62,7 @@ static int binomial(struct lm_sched *s, const struct lm_coll_args *a,
 
 LM_ALGO(lm_reduce_binomial)
 {
-	uint64_t bytes = (uint64_t)a->count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)a->count * s->esize;
 	int r = s->comm->rank;
 
 	if (lm_op_commutes(a->op) || a->root == 0)
@@ -93,7 +93,7 @@ LM_ALGO(lm_reduce_binomial)
 LM_ALGO(lm_reduce_linear)
 {
 	int n = s->comm->size, r = s->comm->rank, i;
-	uint64_t bytes = (uint64_t)a->count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)a->count * s->esize;
 	unsigned char *all;
 
 	if (r != a->root)

@@ -31,7 +31,7 @@ static uint64_t first_of(const struct lm_coll_args *a, int i)
 LM_ALGO(lm_reduce_scatter_halving)
 {
 	int n = s->comm->size, r = s->comm->rank, lo = 0, hi = n, mask;
-	int es = a->dt->size;
+	int es = (int)s->esize;
 	uint64_t total = (uint64_t)a->count * (uint64_t)es, kf, kl, sf, sl;
 	unsigned char *w, *t;
 
@@ -67,7 +67,7 @@ LM_ALGO(lm_reduce_scatter_halving)
  */
 LM_ALGO(lm_reduce_scatter_pairwise)
 {
-	int n = s->comm->size, r = s->comm->rank, es = a->dt->size, i;
+	int n = s->comm->size, r = s->comm->rank, es = (int)s->esize, i;
 	uint64_t blk = a->rcounts[r] * es;
 	const unsigned char *in = a->sbuf;
 	unsigned char *acc = a->rbuf, *t;
@@ -101,7 +101,7 @@ LM_ALGO(lm_reduce_scatter_pairwise)
  */
 LM_ALGO(lm_reduce_scatter_reduce_scatterv)
 {
-	int n = s->comm->size, r = s->comm->rank, es = a->dt->size, i;
+	int n = s->comm->size, r = s->comm->rank, es = (int)s->esize, i;
 	uint64_t total = (uint64_t)a->count * (uint64_t)es, *cnt, *disp;
 	struct lm_coll_args b = *a;
 	void *full = NULL;

@@ -37,7 +37,7 @@ static void span(int count, int p, int lo, int hi, int *first, int *len)
 static int rsag(struct lm_sched *s, unsigned char *acc, unsigned char *tmp,
 		int count, int v, int p, int target)
 {
-	int es = s->dt->size, mask, partner, peer, send_idx = 0, recv_idx = 0;
+	int es = (int)s->esize, mask, partner, peer, send_idx = 0, recv_idx = 0;
 	int last_idx = p, sf, sl, rf, rl;
 
 	for (mask = 1; mask < p; mask <<= 1) {
@@ -96,7 +96,7 @@ static int rsag(struct lm_sched *s, unsigned char *acc, unsigned char *tmp,
 LM_ALGO(lm_allreduce_rabenseifner)
 {
 	int p = lm_pof2_floor(s->comm->size), v, err;
-	uint64_t bytes = (uint64_t)a->count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)a->count * s->esize;
 	void *tmp = lm_sched_tmp(s, bytes);
 
 	if (!tmp)
@@ -122,7 +122,7 @@ LM_ALGO(lm_reduce_rabenseifner)
 {
 	int n = s->comm->size, r = s->comm->rank, p = lm_pof2_floor(n);
 	int rem = n - p, root = a->root, v, err, target, treal;
-	uint64_t bytes = (uint64_t)a->count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)a->count * s->esize;
 	unsigned char *acc, *tmp;
 
 	acc = r == root ? a->rbuf : lm_sched_tmp(s, bytes);

@@ -19,7 +19,7 @@ static int doubling(struct lm_sched *s, const struct lm_coll_args *a,
 		    int exclusive)
 {
 	int n = s->comm->size, r = s->comm->rank, count = a->count, mask;
-	uint64_t bytes = (uint64_t)count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 	void *total, *in, *t;
 	int have = !exclusive;	/* does rbuf hold a prefix yet? */
 
@@ -73,7 +73,7 @@ static int chain(struct lm_sched *s, const struct lm_coll_args *a,
 		 int exclusive)
 {
 	int n = s->comm->size, r = s->comm->rank, count = a->count;
-	uint64_t bytes = (uint64_t)count * (uint64_t)a->dt->size;
+	uint64_t bytes = (uint64_t)count * s->esize;
 	void *t = lm_sched_tmp(s, bytes), *in;
 
 	if (!t)

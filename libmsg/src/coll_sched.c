@@ -48,6 +48,7 @@ void lm_sched_free(struct lm_sched *s)
 
 	if (s->req && s->op)
 		lm_op_release(s->op);
+	lm_coll_unpack_drop(s);
 	for (i = 0; i < s->ntmp; i++)
 		free(s->tmp[i]);
 	if (ncached < LM_SCHED_CACHE) {
@@ -55,6 +56,7 @@ void lm_sched_free(struct lm_sched *s)
 		s->req = NULL;
 		s->dt = NULL;
 		s->op = NULL;
+		s->esize = 0;
 		s->nsteps = s->nrounds = s->cur = s->outstanding = 0;
 		s->err = s->running = s->ntmp = 0;
 		s->small_used = 0;
@@ -238,6 +240,9 @@ static void sched_finish(struct lm_sched *s)
 {
 	struct libmsg_request *req = s->req;
 
+	/* Received data of non-contiguous types goes into place now. */
+	if (!s->err)
+		lm_coll_unpack_run(s);
 	lm_status_set(&req->status, NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0,
 		      s->err);
 	lm_sched_free(s);

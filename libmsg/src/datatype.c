@@ -1,18 +1,35 @@
 // SPDX-License-Identifier: MIT
 /*
- * Datatypes: the basic C types, contiguous, size == extent.  A message
- * of count elements is count * size bytes.
+ * Datatypes: the predefined types, the checks every data-moving call
+ * makes, reference counts, and the queries (size, extents, names,
+ * counts of a status).  Constructors: dtype_build.c; packing: pack.c.
+ *
+ * A predefined type is one contiguous block (extent == size).  A
+ * derived type carries its layout (lm.h): how its bytes map to the
+ * user's buffer, built once by its constructor and shared, never copied,
+ * by the types built on it.  A type lives while its handle or an
+ * operation in flight holds it (MPI_Type_free of a type a pending
+ * receive still has to unpack into is fine).
  */
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 
 #include "lm.h"
 
-#define DT(id, index, type, mpiname)					\
+#define DT(id, idx, type, mpiname)					\
 	struct libmsg_datatype libmsg_dt_##id = {			\
-		LM_MAGIC_DT, (int)sizeof(type), LM_DT_##index, mpiname	\
+		.magic = LM_MAGIC_DT, .index = LM_DT_##idx,		\
+		.size = (int64_t)sizeof(type), .name = mpiname,		\
+		.lb = 0, .extent = (int64_t)sizeof(type),		\
+		.true_lb = 0, .true_extent = (int64_t)sizeof(type),	\
+		.align = (uint32_t)_Alignof(type), .predefined = 1,	\
+		.committed = 1, .contig1 = 1, .dense = 1,		\
+		.basic = &libmsg_dt_##id, .nbasic = 1,			\
 	}
 
 DT(char, CHAR, char, "MPI_CHAR");
@@ -54,50 +71,264 @@ DT(2int, 2INT, struct lm_2int, "MPI_2INT");
 DT(short_int, SHORT_INT, struct lm_short_int, "MPI_SHORT_INT");
 DT(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int, "MPI_LONG_DOUBLE_INT");
 
+/* ---- Checks and references --------------------------------------------- */
+
+int lm_datatype_valid(MPI_Datatype dt)
+{
+	return dt && dt->magic == LM_MAGIC_DT && !dt->freed;
+}
+
 int lm_check_datatype(MPI_Datatype dt)
 {
-	return dt && dt->magic == LM_MAGIC_DT ? MPI_SUCCESS : MPI_ERR_TYPE;
+	return lm_datatype_valid(dt) && dt->committed ? MPI_SUCCESS :
+		MPI_ERR_TYPE;
 }
+
+const char *lm_datatype_why(MPI_Datatype dt)
+{
+	if (!dt)
+		return "datatype is MPI_DATATYPE_NULL";
+	if (!lm_datatype_valid(dt))
+		return "invalid datatype (freed, or not a datatype)";
+	if (!dt->committed)
+		return "datatype is not committed (MPI_Type_commit)";
+	return "datatype is fine";
+}
+
+/* Basic elements in one element of a predefined type (pairs hold two). */
+uint32_t lm_dt_basic_elements(MPI_Datatype dt)
+{
+	return dt->index >= LM_DT_FLOAT_INT && dt->index <= LM_DT_LONG_DOUBLE_INT ?
+		2 : 1;
+}
+
+void lm_dt_hold(MPI_Datatype dt)
+{
+	if (!dt->predefined)
+		__atomic_add_fetch(&dt->refs, 1, __ATOMIC_RELAXED);
+}
+
+void lm_dt_release(MPI_Datatype dt)
+{
+	if (dt->predefined ||
+	    __atomic_sub_fetch(&dt->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (dt->layout)
+		lm_layout_put(dt->layout);
+	dt->magic = 0;
+	free(dt);
+}
+
+/* Report a bad datatype argument of a query or constructor. */
+static int bad_type(const char *fn, MPI_Datatype dt, const char *what)
+{
+	return lm_error(NULL, fn, MPI_ERR_TYPE, "%s: %s", what,
+			lm_datatype_why(dt));
+}
+
+#define CHECK_TYPE(fn, dt, what) do {					\
+	if (!lm_datatype_valid(dt))					\
+		return bad_type(fn, dt, what);				\
+} while (0)
+
+#define CHECK_PTR(fn, p) do {						\
+	if (!(p))							\
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s is NULL", #p); \
+} while (0)
+
+/* ---- Commit, free, dup ---------------------------------------------------- */
+
+int MPI_Type_commit(MPI_Datatype *datatype)
+{
+	lm_check_init("MPI_Type_commit");
+	CHECK_PTR("MPI_Type_commit", datatype);
+	CHECK_TYPE("MPI_Type_commit", *datatype, "datatype");
+	/* The layout was built by the constructor: nothing left to do. */
+	(*datatype)->committed = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+	MPI_Datatype dt;
+
+	lm_check_init("MPI_Type_free");
+	CHECK_PTR("MPI_Type_free", datatype);
+	dt = *datatype;
+	CHECK_TYPE("MPI_Type_free", dt, "datatype");
+	if (dt->predefined)
+		return lm_error(NULL, "MPI_Type_free", MPI_ERR_TYPE,
+				"%s is predefined and cannot be freed", dt->name);
+	*datatype = MPI_DATATYPE_NULL;
+	dt->freed = 1;
+	/* Operations still using it hold it (lm_dt_hold). */
+	lm_dt_release(dt);
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	lm_check_init("MPI_Type_dup");
+	CHECK_TYPE("MPI_Type_dup", oldtype, "oldtype");
+	CHECK_PTR("MPI_Type_dup", newtype);
+	return lm_dt_dup("MPI_Type_dup", oldtype, newtype);
+}
+
+/* ---- Queries ---------------------------------------------------------------- */
 
 int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
-	if (lm_check_datatype(datatype))
-		return lm_error(NULL, "MPI_Type_size", MPI_ERR_TYPE, "invalid datatype");
-	if (!size)
-		return lm_error(NULL, "MPI_Type_size", MPI_ERR_ARG, "size is NULL");
+	CHECK_TYPE("MPI_Type_size", datatype, "datatype");
+	CHECK_PTR("MPI_Type_size", size);
+	*size = datatype->size > 0x7fffffff ? MPI_UNDEFINED : (int)datatype->size;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+	CHECK_TYPE("MPI_Type_size_x", datatype, "datatype");
+	CHECK_PTR("MPI_Type_size_x", size);
 	*size = datatype->size;
 	return MPI_SUCCESS;
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
-	if (lm_check_datatype(datatype))
-		return lm_error(NULL, "MPI_Type_get_extent", MPI_ERR_TYPE,
-				"invalid datatype");
-	if (!lb || !extent)
-		return lm_error(NULL, "MPI_Type_get_extent", MPI_ERR_ARG,
-				"lb or extent is NULL");
-	*lb = 0;
-	*extent = datatype->size;
+	CHECK_TYPE("MPI_Type_get_extent", datatype, "datatype");
+	CHECK_PTR("MPI_Type_get_extent", lb);
+	CHECK_PTR("MPI_Type_get_extent", extent);
+	*lb = (MPI_Aint)datatype->lb;
+	*extent = (MPI_Aint)datatype->extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+			  MPI_Count *extent)
+{
+	CHECK_TYPE("MPI_Type_get_extent_x", datatype, "datatype");
+	CHECK_PTR("MPI_Type_get_extent_x", lb);
+	CHECK_PTR("MPI_Type_get_extent_x", extent);
+	*lb = datatype->lb;
+	*extent = datatype->extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+			     MPI_Aint *true_extent)
+{
+	CHECK_TYPE("MPI_Type_get_true_extent", datatype, "datatype");
+	CHECK_PTR("MPI_Type_get_true_extent", true_lb);
+	CHECK_PTR("MPI_Type_get_true_extent", true_extent);
+	*true_lb = (MPI_Aint)datatype->true_lb;
+	*true_extent = (MPI_Aint)datatype->true_extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+			       MPI_Count *true_extent)
+{
+	CHECK_TYPE("MPI_Type_get_true_extent_x", datatype, "datatype");
+	CHECK_PTR("MPI_Type_get_true_extent_x", true_lb);
+	CHECK_PTR("MPI_Type_get_true_extent_x", true_extent);
+	*true_lb = datatype->true_lb;
+	*true_extent = datatype->true_extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+	CHECK_TYPE("MPI_Type_set_name", datatype, "datatype");
+	CHECK_PTR("MPI_Type_set_name", type_name);
+	snprintf(datatype->name_buf, sizeof(datatype->name_buf), "%s",
+		 type_name);
+	datatype->name = datatype->name_buf;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+	CHECK_TYPE("MPI_Type_get_name", datatype, "datatype");
+	CHECK_PTR("MPI_Type_get_name", type_name);
+	CHECK_PTR("MPI_Type_get_name", resultlen);
+	snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s",
+		 datatype->name ? datatype->name : "");
+	*resultlen = (int)strlen(type_name);
+	return MPI_SUCCESS;
+}
+
+/* ---- Counts of a received message ------------------------------------------ */
+
+static int count_of(const char *fn, const MPI_Status *status,
+		    MPI_Datatype datatype, MPI_Count *count)
+{
+	uint64_t bytes;
+
+	if (!status || !count)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "status or count is NULL");
+	CHECK_TYPE(fn, datatype, "datatype");
+	bytes = (uint64_t)status->libmsg_count;
+	if (datatype->size == 0)
+		*count = 0;
+	else if (bytes % (uint64_t)datatype->size)
+		*count = MPI_UNDEFINED;
+	else
+		*count = (MPI_Count)(bytes / (uint64_t)datatype->size);
 	return MPI_SUCCESS;
 }
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-	if (!status || !count)
-		return lm_error(NULL, "MPI_Get_count", MPI_ERR_ARG,
-				"status or count is NULL");
-	if (lm_check_datatype(datatype))
-		return lm_error(NULL, "MPI_Get_count", MPI_ERR_TYPE, "invalid datatype");
-	if (status->libmsg_count % datatype->size ||
-	    status->libmsg_count / datatype->size > 0x7fffffff)
-		*count = MPI_UNDEFINED;
-	else
-		*count = (int)(status->libmsg_count / datatype->size);
+	MPI_Count c = 0;
+	int err = count_of("MPI_Get_count", status, datatype, count ? &c : NULL);
+
+	if (err)
+		return err;
+	*count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
 	return MPI_SUCCESS;
 }
 
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* Basic elements received: a partial last element counts what arrived. */
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count)
 {
-	return MPI_Get_count(status, datatype, count);
+	int64_t n;
+
+	if (!status || !count)
+		return lm_error(NULL, "MPI_Get_elements", MPI_ERR_ARG,
+				"status or count is NULL");
+	CHECK_TYPE("MPI_Get_elements", datatype, "datatype");
+	n = lm_dt_elements(datatype, (uint64_t)status->libmsg_count);
+	*count = n < 0 ? MPI_UNDEFINED : n;
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
+		     int *count)
+{
+	MPI_Count c = 0;
+	int err = MPI_Get_elements_x(status, datatype, count ? &c : NULL);
+
+	if (err)
+		return err;
+	*count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
+	return MPI_SUCCESS;
+}
+
+/* ---- Addresses ------------------------------------------------------------- */
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+	CHECK_PTR("MPI_Get_address", address);
+	*address = (MPI_Aint)(uintptr_t)location;
+	return MPI_SUCCESS;
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+	return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+	return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }

@@ -50,11 +50,54 @@ struct lm_ctl {
 
 /* ---- Objects --------------------------------------------------------- */
 
+/*
+ * A datatype's layout: its blocks in typemap order (the order pack and
+ * unpack follow), as segments.  A leaf segment is `count` blocks of
+ * `len` bytes, `stride` apart, from byte `off` of the buffer; a node
+ * segment repeats a whole sub-layout instead, so nesting and large
+ * counts cost one segment, not one per block.  Layouts are shared
+ * (refs) by the types built on them and outlive MPI_Type_free.
+ */
+struct lm_layout;
+
+struct lm_seg {
+	int64_t off;		/* the first block, from the buffer address */
+	int64_t stride;		/* bytes between repetitions */
+	uint64_t count;		/* repetitions, >= 1 */
+	uint64_t len;		/* leaf: bytes per block; node: sub->size */
+	struct lm_layout *sub;	/* NULL: a leaf */
+	uint32_t esize;		/* leaf: bytes of its basic elements */
+	uint32_t epe;		/* leaf: basic elements in esize bytes */
+};
+
+struct lm_layout {
+	uint32_t refs;
+	uint32_t nsegs;
+	uint64_t size;		/* bytes of data */
+	uint64_t nelem;		/* basic elements */
+	struct lm_seg segs[];
+};
+
 struct libmsg_datatype {
 	uint32_t magic;
-	int size;		/* bytes; extent == size for the basic types */
-	int index;		/* LM_DT_*: selects the reduction loops */
-	const char *name;
+	int index;		/* LM_DT_*: a basic type's reduction loops */
+	int64_t size;		/* bytes of data in one element */
+	const char *name;	/* the MPI name, or name_buf */
+	int64_t lb, extent;	/* where element i + 1 starts: i * extent */
+	int64_t true_lb, true_extent;	/* the bytes actually touched */
+	uint32_t align;		/* struct extents round up to this */
+	uint8_t predefined;
+	uint8_t committed;
+	uint8_t contig1;	/* one element is one run of size bytes at true_lb */
+	uint8_t dense;		/* ... and extent == size: any count is one run */
+	uint8_t freed;		/* the handle is gone (MPI_Type_free) */
+	uint8_t explicit_bounds;	/* lb/extent set by resized or subarray */
+	uint32_t refs;		/* derived: the handle + operations using it */
+	struct lm_layout *layout;	/* derived: its blocks; NULL for basic */
+	/* The one basic type all elements are (reductions), or NULL. */
+	struct libmsg_datatype *basic;
+	uint64_t nbasic;	/* ... and how many of them one element holds */
+	char name_buf[MPI_MAX_OBJECT_NAME];
 };
 
 /* The basic datatypes, in datatype.c's order. */
@@ -70,7 +113,8 @@ enum {
 	LM_DT_C_LONG_DOUBLE_COMPLEX, LM_DT_PACKED, LM_DT_FLOAT_INT,
 	LM_DT_DOUBLE_INT, LM_DT_LONG_INT, LM_DT_2INT, LM_DT_SHORT_INT,
 	LM_DT_LONG_DOUBLE_INT,
-	LM_DT_NTYPES
+	LM_DT_NTYPES,
+	LM_DT_DERIVED = LM_DT_NTYPES	/* no loops: see basic, nbasic */
 };
 
 /* The (value, index) pairs of MINLOC and MAXLOC, as MPI lays them out. */
@@ -163,13 +207,18 @@ struct libmsg_request {
 	uint8_t freed;		/* the user let go: free on completion */
 	uint8_t cancel;		/* a cancel is in flight (sends) */
 	uint8_t internal;	/* no user handle: Bsend's real send */
+	uint8_t packed;		/* dt is not contiguous: buf is a packed copy
+				 * (sends) or the data is unpacked into ubuf
+				 * as it arrives (receives) */
+	uint8_t dt_held;	/* holds a reference on dt (lm_dt_hold) */
 	int state;		/* sends: LM_S_* */
 	struct libmsg_comm *comm;
 	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */
 	int wpeer;		/* world rank, or MPI_ANY_SOURCE */
 	int tag;
 	uint32_t ctx;
-	void *buf;
+	void *buf;		/* the message's bytes: contiguous */
+	void *ubuf;		/* the user's buffer, as given */
 	int count;
 	struct libmsg_datatype *dt;
 	uint64_t bytes;		/* count * size */
@@ -236,9 +285,46 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 	return comm->world ? comm->world[r] : r;
 }
 
-/* ---- datatype.c ---------------------------------------------------------- */
+/* ---- datatype.c, dtype_build.c, pack.c: datatypes ------------------------ */
 
+/* MPI_SUCCESS if dt can be used to move data (valid, committed), else MPI_ERR_TYPE. */
 int lm_check_datatype(MPI_Datatype dt);
+/* Why lm_check_datatype() said no, for the message ("datatype is ..."). */
+const char *lm_datatype_why(MPI_Datatype dt);
+/* A valid handle (committed or not), for queries and constructors. */
+int lm_datatype_valid(MPI_Datatype dt);
+/* Keep a derived type alive while an operation uses it; no-ops on basic. */
+void lm_dt_hold(MPI_Datatype dt);
+void lm_dt_release(MPI_Datatype dt);
+void lm_layout_put(struct lm_layout *l);
+/* Basic elements in one element of a predefined type (pairs: 2). */
+uint32_t lm_dt_basic_elements(MPI_Datatype dt);
+/* A new handle for a copy of dt (MPI_Type_dup). */
+int lm_dt_dup(const char *fn, MPI_Datatype dt, MPI_Datatype *out);
+/*
+ * Are count elements of dt one run of bytes?  Then they start at
+ * buf + lm_dt_offset(dt) (the true lower bound).
+ */
+static inline int lm_dt_contig(MPI_Datatype dt, int64_t count)
+{
+	return dt->dense || (count <= 1 && dt->contig1);
+}
+static inline int64_t lm_dt_offset(MPI_Datatype dt)
+{
+	return dt->true_lb;
+}
+/* Pack count elements of dt at buf into out (count * size bytes). */
+void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out);
+/*
+ * Unpack the first `bytes` bytes of count packed elements of dt from in
+ * into buf (a partial receive stops there; gaps are never written).
+ */
+void lm_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
+		  MPI_Datatype dt);
+/* Copy count elements of dt from src to dst, both laid out as dt. */
+void lm_dt_copy(const void *src, void *dst, int64_t count, MPI_Datatype dt);
+/* Basic elements in the first `bytes` bytes of a message of dt, or -1. */
+int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes);
 
 /* ---- op.c ----------------------------------------------------------------- */
 
@@ -271,6 +357,8 @@ static inline int lm_op_commutes(MPI_Op op)
 struct libmsg_request *lm_req_alloc(int kind);
 void lm_req_init(struct libmsg_request *req, int kind);
 void lm_req_release(struct libmsg_request *req);
+/* Let go of a request's packed copy and datatype (one never started). */
+void lm_req_drop_data(struct libmsg_request *req);
 /* The operation is over: status set, a freed request is released. */
 void lm_req_complete(struct libmsg_request *req);
 int lm_check_request(MPI_Request req);
@@ -315,8 +403,13 @@ void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 
 /* ---- p2p.c ---------------------------------------------------------------- */
 
-int lm_check_buffer(const void *buf, int count, const char *fn,
-		    struct libmsg_comm *comm);
+int lm_check_buffer(const void *buf, int count, MPI_Datatype dt,
+		    const char *fn, struct libmsg_comm *comm);
+/* Point a request at count elements of dt in buf (holds a derived dt). */
+void lm_req_set_buffer(struct libmsg_request *r, const void *buf, int count,
+		       MPI_Datatype dt);
+/* A send of a non-contiguous type: pack it (0, or MPI_ERR_NO_MEM). */
+int lm_req_pack(struct libmsg_request *r);
 void lm_bsend_release(struct libmsg_request *req);
 
 #endif /* LIBMSG_LM_H */

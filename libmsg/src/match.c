@@ -43,7 +43,10 @@ static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
 {
 	uint64_t n = len < req->bytes ? len : req->bytes;
 
-	if (n)
+	/* A non-contiguous type: straight from the message into place. */
+	if (n && req->packed)
+		lm_dt_unpack(data, n, req->ubuf, req->count, req->dt);
+	else if (n)
 		memcpy(req->buf, data, n);
 	lm_status_set(&req->status, req->comm, wsrc, tag, n,
 		      err ? lm_errno_class(err) :
@@ -65,13 +68,38 @@ static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	return err;
 }
 
+/*
+ * A rendezvous into a non-contiguous type: take the data into a
+ * temporary, then unpack it.
+ */
+static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
+		       int tag, const struct lm_rts *rts, uint64_t n)
+{
+	void *tmp = malloc(n);
+	int err;
+
+	if (!tmp) {
+		/* Still take the message out (the sender must complete). */
+		take(wsrc, ctx, tag, rts, NULL, 0);
+		return -ENOMEM;
+	}
+	err = take(wsrc, ctx, tag, rts, tmp, n);
+	if (!err)
+		lm_dt_unpack(tmp, n, req->ubuf, req->count, req->dt);
+	free(tmp);
+	return err;
+}
+
 static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
 			int tag, const struct lm_rts *rts)
 {
 	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
 	int err, cls;
 
-	err = take(wsrc, ctx, tag, rts, req->buf, n);
+	if (n && req->packed)
+		err = take_packed(req, wsrc, ctx, tag, rts, n);
+	else
+		err = take(wsrc, ctx, tag, rts, req->buf, n);
 	cls = err ? lm_errno_class(err) :
 		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);

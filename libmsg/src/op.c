@@ -203,16 +203,63 @@ int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
 		return MPI_ERR_OP;
 	}
 	if (lm_check_datatype(dt)) {
-		*why = "invalid datatype";
+		*why = lm_datatype_why(dt);
 		return MPI_ERR_TYPE;
 	}
-	if (!op->predefined || op->id >= LM_OP_REPLACE ||
-	    loops[op->id][dt->index])
+	if (!op->predefined || op->id >= LM_OP_REPLACE)
+		return MPI_SUCCESS;
+	/* A derived type is reduced as the basic elements it holds. */
+	if (dt->index == LM_DT_DERIVED) {
+		if (!dt->basic) {
+			snprintf(reason, sizeof(reason),
+				 "%s needs a datatype of one basic type; %s%s%s mixes several",
+				 op->name, *dt->name ? "" : "this derived datatype",
+				 dt->name, *dt->name ? " (derived)" : "");
+			*why = reason;
+			return MPI_ERR_TYPE;
+		}
+		dt = dt->basic;
+	}
+	if (loops[op->id][dt->index])
 		return MPI_SUCCESS;
 	snprintf(reason, sizeof(reason), "%s is not defined on %s",
 		 op->name, dt->name);
 	*why = reason;
 	return MPI_ERR_OP;
+}
+
+/*
+ * A predefined op on a derived type of one basic type (lm_op_check
+ * said so): on the basic elements, in place when the data is one run,
+ * else packed and unpacked around the loop.
+ */
+static void apply_derived(MPI_Op op, const void *in, void *inout, int count,
+			  MPI_Datatype dt)
+{
+	uint64_t n = (uint64_t)count * dt->nbasic, bytes;
+	unsigned char *a, *b;
+
+	if (op->id == LM_OP_REPLACE) {
+		lm_dt_copy(in, inout, count, dt);
+		return;
+	}
+	if (lm_dt_contig(dt, count)) {
+		loops[op->id][dt->basic->index]((const unsigned char *)in + dt->true_lb,
+						(unsigned char *)inout + dt->true_lb,
+						(size_t)n);
+		return;
+	}
+	bytes = (uint64_t)count * (uint64_t)dt->size;
+	a = malloc(bytes);
+	b = malloc(bytes);
+	if (!a || !b)
+		lm_fatal("out of memory reducing %llu bytes", (unsigned long long)bytes);
+	lm_dt_pack(in, count, dt, a);
+	lm_dt_pack(inout, count, dt, b);
+	loops[op->id][dt->basic->index](a, b, (size_t)n);
+	lm_dt_unpack(b, bytes, inout, count, dt);
+	free(a);
+	free(b);
 }
 
 void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
@@ -230,6 +277,10 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	}
 	if (op->id == LM_OP_NO_OP)
 		return;
+	if (dt->index == LM_DT_DERIVED) {
+		apply_derived(op, in, inout, count, dt);
+		return;
+	}
 	if (op->id == LM_OP_REPLACE) {
 		if (in != inout)
 			memmove(inout, in, (size_t)count * (size_t)dt->size);
@@ -327,7 +378,8 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
 		return lm_error(NULL, fn, MPI_ERR_COUNT, "count %d is negative",
 				count);
 	if (lm_check_datatype(datatype))
-		return lm_error(NULL, fn, MPI_ERR_TYPE, "invalid datatype");
+		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s",
+				lm_datatype_why(datatype));
 	err = lm_op_check(op, datatype, &why);
 	if (err)
 		return lm_error(NULL, fn, err, "%s", why);

@@ -12,12 +12,45 @@
 
 int lm_bsend_start(struct libmsg_request *req, const char *fn);
 
-int lm_check_buffer(const void *buf, int count, const char *fn,
-		    struct libmsg_comm *comm)
+/*
+ * A NULL buffer is MPI_BOTTOM: fine for a derived type, whose
+ * displacements may be absolute addresses (MPI_Get_address).
+ */
+int lm_check_buffer(const void *buf, int count, MPI_Datatype dt,
+		    const char *fn, struct libmsg_comm *comm)
 {
-	if (!buf && count > 0)
+	if (!buf && count > 0 && dt->predefined && dt->size)
 		return lm_error(comm, fn, MPI_ERR_BUFFER,
 				"buffer is NULL for %d element(s)", count);
+	return MPI_SUCCESS;
+}
+
+void lm_req_set_buffer(struct libmsg_request *r, const void *buf, int count,
+		       MPI_Datatype dt)
+{
+	r->ubuf = (void *)buf;
+	r->count = count;
+	r->dt = dt;
+	r->bytes = (uint64_t)count * (uint64_t)dt->size;
+	r->packed = r->bytes && !lm_dt_contig(dt, count);
+	/* Contiguous data starts at the true lower bound (MPI_BOTTOM: 0). */
+	r->buf = r->packed ? NULL :
+		(void *)((uintptr_t)buf + (uintptr_t)lm_dt_offset(dt));
+	if (!dt->predefined && !r->dt_held) {
+		lm_dt_hold(dt);
+		r->dt_held = 1;
+	}
+}
+
+int lm_req_pack(struct libmsg_request *r)
+{
+	if (!r->packed)
+		return MPI_SUCCESS;
+	free(r->buf);
+	r->buf = malloc(r->bytes);
+	if (!r->buf)
+		return MPI_ERR_NO_MEM;
+	lm_dt_pack(r->ubuf, r->count, r->dt, r->buf);
 	return MPI_SUCCESS;
 }
 
@@ -31,8 +64,8 @@ static int check_common(const char *fn, const void *buf, int count,
 	if (count < 0)
 		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
 	if (lm_check_datatype(dt))
-		return lm_error(comm, fn, MPI_ERR_TYPE, "invalid datatype");
-	return lm_check_buffer(buf, count, fn, comm);
+		return lm_error(comm, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
+	return lm_check_buffer(buf, count, dt, fn, comm);
 }
 
 static int check_send(const char *fn, const void *buf, int count,
@@ -71,10 +104,7 @@ static int check_recv(const char *fn, const void *buf, int count,
 static void fill(struct libmsg_request *r, const void *buf, int count,
 		 MPI_Datatype dt, int peer, int tag, MPI_Comm comm, int mode)
 {
-	r->buf = (void *)buf;
-	r->count = count;
-	r->dt = dt;
-	r->bytes = (uint64_t)count * (uint64_t)dt->size;
+	lm_req_set_buffer(r, buf, count, dt);
 	r->peer = peer;
 	r->wpeer = peer < 0 ? peer : lm_comm_world(comm, peer);
 	r->tag = tag;
@@ -86,6 +116,10 @@ static void fill(struct libmsg_request *r, const void *buf, int count,
 /* Start a send request (fresh or persistent) in its mode. */
 static int send_begin(struct libmsg_request *r, const char *fn)
 {
+	if (r->peer != MPI_PROC_NULL && lm_req_pack(r))
+		return lm_error(r->comm, fn, MPI_ERR_NO_MEM,
+				"no memory to pack %llu bytes",
+				(unsigned long long)r->bytes);
 	if (r->mode == LM_MODE_BUFFERED)
 		return lm_bsend_start(r, fn);
 	lm_send_start(r);
@@ -115,8 +149,10 @@ static int blocking_send(const char *fn, const void *buf, int count,
 	lm_req_init(&r, LM_REQ_SEND);
 	fill(&r, buf, count, dt, dest, tag, comm, mode);
 	err = send_begin(&r, fn);
-	if (err)
+	if (err) {
+		lm_req_drop_data(&r);
 		return err;
+	}
 	err = lm_wait_one(&r);
 	if (err)
 		return lm_error(comm, fn, err, "send to rank %d failed", dest);
@@ -354,11 +390,17 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 				 source, recvtag, comm);
 	if (err)
 		return err;
+	lm_req_init(&s, LM_REQ_SEND);
+	fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm, LM_MODE_STD);
+	if (dest != MPI_PROC_NULL && lm_req_pack(&s)) {
+		lm_req_drop_data(&s);
+		return lm_error(comm, "MPI_Sendrecv", MPI_ERR_NO_MEM,
+				"no memory to pack %llu bytes",
+				(unsigned long long)s.bytes);
+	}
 	lm_req_init(&r, LM_REQ_RECV);
 	fill(&r, recvbuf, recvcount, recvtype, source, recvtag, comm, LM_MODE_STD);
 	recv_begin(&r);
-	lm_req_init(&s, LM_REQ_SEND);
-	fill(&s, sendbuf, sendcount, sendtype, dest, sendtag, comm, LM_MODE_STD);
 	lm_send_start(&s);
 	lm_wait_one(&s);
 	lm_wait_one(&r);
@@ -390,14 +432,18 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 	if (err)
 		return err;
 	bytes = (size_t)count * (size_t)datatype->size;
+	if (bytes > 0x7fffffff)
+		return lm_error(comm, "MPI_Sendrecv_replace", MPI_ERR_COUNT,
+				"%zu bytes: more than this call handles", bytes);
 	tmp = malloc(bytes ? bytes : 1);
 	if (!tmp)
 		return lm_error(comm, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM,
 				"no memory for %zu bytes", bytes);
-	err = MPI_Sendrecv(buf, count, datatype, dest, sendtag, tmp, count,
-			   datatype, source, recvtag, comm, &st);
+	/* The message arrives packed in tmp, then lands in buf as the type says. */
+	err = MPI_Sendrecv(buf, count, datatype, dest, sendtag, tmp, (int)bytes,
+			   MPI_BYTE, source, recvtag, comm, &st);
 	if (st.libmsg_count > 0)
-		memcpy(buf, tmp, (size_t)st.libmsg_count);
+		lm_dt_unpack(tmp, (uint64_t)st.libmsg_count, buf, count, datatype);
 	free(tmp);
 	if (status)
 		*status = st;

@@ -131,8 +131,8 @@ static int check_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
 	if (count < 0)
 		return lm_error(NULL, fn, MPI_ERR_COUNT, "count %d is negative", count);
 	if (lm_check_datatype(dt))
-		return lm_error(NULL, fn, MPI_ERR_TYPE, "invalid datatype");
-	return lm_check_buffer(buf, count, fn, NULL);
+		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
+	return lm_check_buffer(buf, count, dt, fn, NULL);
 }
 
 static struct libmsg_request *mrecv_start(void *buf, int count,
@@ -142,10 +142,7 @@ static struct libmsg_request *mrecv_start(void *buf, int count,
 	struct libmsg_request *r = lm_req_alloc(LM_REQ_RECV);
 
 	*message = MPI_MESSAGE_NULL;
-	r->buf = buf;
-	r->count = count;
-	r->dt = dt;
-	r->bytes = (uint64_t)count * (uint64_t)dt->size;
+	lm_req_set_buffer(r, buf, count, dt);
 	if (msg == MPI_MESSAGE_NO_PROC) {
 		r->peer = MPI_PROC_NULL;
 		null_status(&r->status);

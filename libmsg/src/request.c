@@ -43,8 +43,32 @@ struct libmsg_request *lm_req_alloc(int kind)
 	return req;
 }
 
+/* A send's packed copy is not needed once the send is over. */
+static void free_pack(struct libmsg_request *req)
+{
+	if (req->kind == LM_REQ_SEND && req->packed) {
+		free(req->buf);
+		req->buf = NULL;
+	}
+}
+
+static void put_dt(struct libmsg_request *req)
+{
+	if (req->dt_held) {
+		req->dt_held = 0;
+		lm_dt_release(req->dt);
+	}
+}
+
+void lm_req_drop_data(struct libmsg_request *req)
+{
+	free_pack(req);
+	put_dt(req);
+}
+
 void lm_req_release(struct libmsg_request *req)
 {
+	lm_req_drop_data(req);
 	req->magic = 0;
 	free(req);
 }
@@ -52,6 +76,10 @@ void lm_req_release(struct libmsg_request *req)
 void lm_req_complete(struct libmsg_request *req)
 {
 	req->done = 1;
+	free_pack(req);
+	/* A persistent request keeps its type for the next MPI_Start. */
+	if (!req->persistent)
+		put_dt(req);
 	if (req->sched) {
 		lm_sched_step_done(req);
 	} else if (req->internal) {

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Packing: moving the data of count elements of a datatype between the
+ * user's buffer (laid out as the type says) and a contiguous packed
+ * form (the message), by walking the type's layout (lm.h) once per
+ * element.  Also the typed copy (same layout on both sides), counting
+ * basic elements of a partial message, and MPI_Pack, MPI_Unpack,
+ * MPI_Pack_size.
+ *
+ * Contiguous types never come here through the walk: they are one
+ * memcpy (and point-to-point sends them with no copy at all).
+ */
+
+#include <string.h>
+
+#include "lm.h"
+
+enum { LM_PACK, LM_UNPACK, LM_COPY };
+
+/*
+ * An address in the user's buffer.  The buffer may be MPI_BOTTOM (NULL)
+ * with absolute displacements: add as integers, not as pointers.
+ */
+static inline unsigned char *addr(const void *base, int64_t off)
+{
+	return (unsigned char *)((uintptr_t)base + (uintptr_t)off);
+}
+
+struct walk {
+	int mode;
+	unsigned char *packed;	/* LM_PACK/LM_UNPACK: the packed cursor */
+	uint64_t left;		/* bytes still to move */
+};
+
+/*
+ * n blocks of len bytes, dstep and sstep apart.  Common small block
+ * sizes get a constant-size memcpy, which the compiler inlines.
+ */
+#define BLOCK_LOOP(L) do {						\
+	for (i = 0; i < n; i++, d += dstep, s += sstep)			\
+		memcpy(d, s, (L));					\
+} while (0)
+
+static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
+		   int64_t sstep, uint64_t len, uint64_t n)
+{
+	uint64_t i;
+
+	switch (len) {
+	case 1: BLOCK_LOOP(1); break;
+	case 2: BLOCK_LOOP(2); break;
+	case 4: BLOCK_LOOP(4); break;
+	case 8: BLOCK_LOOP(8); break;
+	case 12: BLOCK_LOOP(12); break;
+	case 16: BLOCK_LOOP(16); break;
+	case 32: BLOCK_LOOP(32); break;
+	default: BLOCK_LOOP(len); break;
+	}
+}
+
+/* n whole blocks (and `tail` bytes of the next) of leaf s at u (and c). */
+static void leaf_move(const struct lm_seg *s, unsigned char *u,
+		      unsigned char *c, uint64_t n, uint64_t tail,
+		      struct walk *w)
+{
+	unsigned char *at = addr(u, s->off);
+	uint64_t bytes = n * s->len;
+	int64_t last = (int64_t)n * s->stride;
+
+	switch (w->mode) {
+	case LM_PACK:
+		blocks(w->packed, (int64_t)s->len, at, s->stride, s->len, n);
+		if (tail)
+			memcpy(w->packed + bytes, addr(at, last), tail);
+		break;
+	case LM_UNPACK:
+		blocks(at, s->stride, w->packed, (int64_t)s->len, s->len, n);
+		if (tail)
+			memcpy(addr(at, last), w->packed + bytes, tail);
+		break;
+	default:
+		blocks(addr(c, s->off), s->stride, at, s->stride, s->len, n);
+		return;
+	}
+	w->packed += bytes + tail;
+}
+
+/* Move the blocks of one element at u (COPY: to c); 0 when all is done. */
+static int walk_layout(const struct lm_layout *l, unsigned char *u,
+		       unsigned char *c, struct walk *w)
+{
+	const struct lm_seg *s;
+	uint64_t i, whole;
+	int64_t at;
+	uint32_t k;
+
+	for (k = 0; k < l->nsegs; k++) {
+		s = &l->segs[k];
+		if (!s->sub) {
+			if (w->left < s->count * s->len) {
+				whole = w->left / s->len;
+				leaf_move(s, u, c, whole, w->left % s->len, w);
+				w->left = 0;
+				return 0;
+			}
+			leaf_move(s, u, c, s->count, 0, w);
+			w->left -= s->count * s->len;
+		} else {
+			for (i = 0, at = s->off; i < s->count; i++, at += s->stride)
+				if (!walk_layout(s->sub, addr(u, at), addr(c, at), w))
+					return 0;
+		}
+		if (!w->left)
+			return 0;
+	}
+	return 1;
+}
+
+static void walk(unsigned char *u, unsigned char *c, int64_t count,
+		 MPI_Datatype dt, struct walk *w)
+{
+	int64_t k;
+
+	for (k = 0; k < count && w->left; k++)
+		walk_layout(dt->layout, addr(u, k * dt->extent),
+			    addr(c, k * dt->extent), w);
+}
+
+void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out)
+{
+	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+	struct walk w = { LM_PACK, out, bytes };
+
+	if (!bytes)
+		return;
+	if (lm_dt_contig(dt, count)) {
+		memcpy(out, addr(buf, dt->true_lb), bytes);
+		return;
+	}
+	walk((unsigned char *)buf, (unsigned char *)buf, count, dt, &w);
+}
+
+void lm_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
+		  MPI_Datatype dt)
+{
+	uint64_t all = (uint64_t)count * (uint64_t)dt->size;
+	struct walk w = { LM_UNPACK, (unsigned char *)in, bytes < all ? bytes : all };
+
+	if (!w.left)
+		return;
+	if (lm_dt_contig(dt, count)) {
+		memcpy(addr(buf, dt->true_lb), in, w.left);
+		return;
+	}
+	walk(buf, buf, count, dt, &w);
+}
+
+void lm_dt_copy(const void *src, void *dst, int64_t count, MPI_Datatype dt)
+{
+	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
+	struct walk w = { LM_COPY, NULL, bytes };
+
+	if (!bytes || src == dst)
+		return;
+	if (lm_dt_contig(dt, count)) {
+		memcpy(addr(dst, dt->true_lb), addr(src, dt->true_lb), bytes);
+		return;
+	}
+	walk((unsigned char *)src, dst, count, dt, &w);
+}
+
+/* ---- Basic elements of a partial message -------------------------------- */
+
+/* Elements in the first *left bytes of one element of l; -1: mid-element. */
+static int64_t layout_elements(const struct lm_layout *l, uint64_t *left)
+{
+	const struct lm_seg *s;
+	uint64_t total, k;
+	int64_t n = 0, r;
+	uint32_t i;
+
+	for (i = 0; i < l->nsegs && *left; i++) {
+		s = &l->segs[i];
+		if (!s->sub) {
+			total = s->count * s->len;
+			if (*left >= total) {
+				n += (int64_t)(total / s->esize * s->epe);
+				*left -= total;
+				continue;
+			}
+			if (*left % s->esize)
+				return -1;
+			n += (int64_t)(*left / s->esize * s->epe);
+			*left = 0;
+			break;
+		}
+		k = *left / s->len;
+		if (k > s->count)
+			k = s->count;
+		n += (int64_t)(k * s->sub->nelem);
+		*left -= k * s->len;
+		if (k == s->count || !*left)
+			continue;
+		r = layout_elements(s->sub, left);
+		if (r < 0)
+			return -1;
+		n += r;
+		break;
+	}
+	return n;
+}
+
+int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes)
+{
+	uint64_t size = (uint64_t)dt->size, left;
+	int64_t n, r;
+
+	if (!size)
+		return 0;
+	if (!dt->layout)
+		return bytes % size ? -1 :
+			(int64_t)(bytes / size * lm_dt_basic_elements(dt));
+	n = (int64_t)(bytes / size * dt->layout->nelem);
+	left = bytes % size;
+	if (left) {
+		r = layout_elements(dt->layout, &left);
+		if (r < 0)
+			return -1;
+		n += r;
+	}
+	return n;
+}
+
+/* ---- MPI_Pack, MPI_Unpack, MPI_Pack_size ----------------------------------- */
+
+static int check_pack(const char *fn, int count, MPI_Datatype dt,
+		      MPI_Comm comm, const int *position)
+{
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (count < 0)
+		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
+	if (lm_check_datatype(dt))
+		return lm_error(comm, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
+	if (!position)
+		return lm_error(comm, fn, MPI_ERR_ARG, "position is NULL");
+	if (*position < 0)
+		return lm_error(comm, fn, MPI_ERR_ARG, "position %d is negative",
+				*position);
+	return MPI_SUCCESS;
+}
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+	     void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Pack";
+	uint64_t bytes;
+	int err = check_pack(fn, incount, datatype, comm, position);
+
+	if (err)
+		return err;
+	bytes = (uint64_t)incount * (uint64_t)datatype->size;
+	if (outsize < 0 || (uint64_t)*position + bytes > (uint64_t)outsize)
+		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
+				"%llu bytes do not fit at position %d of %d",
+				(unsigned long long)bytes, *position, outsize);
+	if (bytes && !outbuf)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
+	if (bytes && !inbuf && datatype->predefined)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
+	lm_dt_pack(inbuf, incount, datatype, (unsigned char *)outbuf + *position);
+	*position += (int)bytes;
+	return MPI_SUCCESS;
+}
+
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+	       int outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Unpack";
+	uint64_t bytes;
+	int err = check_pack(fn, outcount, datatype, comm, position);
+
+	if (err)
+		return err;
+	bytes = (uint64_t)outcount * (uint64_t)datatype->size;
+	if (insize < 0 || (uint64_t)*position + bytes > (uint64_t)insize)
+		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
+				"%llu bytes to unpack at position %d, but insize is %d",
+				(unsigned long long)bytes, *position, insize);
+	if (bytes && !inbuf)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
+	if (bytes && !outbuf && datatype->predefined)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
+	lm_dt_unpack((const unsigned char *)inbuf + *position, bytes, outbuf,
+		     outcount, datatype);
+	*position += (int)bytes;
+	return MPI_SUCCESS;
+}
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+	static const char fn[] = "MPI_Pack_size";
+	uint64_t bytes;
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (incount < 0)
+		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative",
+				incount);
+	if (!lm_datatype_valid(datatype))
+		return lm_error(comm, fn, MPI_ERR_TYPE, "%s",
+				lm_datatype_why(datatype));
+	if (!size)
+		return lm_error(comm, fn, MPI_ERR_ARG, "size is NULL");
+	bytes = (uint64_t)incount * (uint64_t)datatype->size;
+	if (bytes > 0x7fffffff)
+		return lm_error(comm, fn, MPI_ERR_COUNT,
+				"%llu bytes do not fit in an int",
+				(unsigned long long)bytes);
+	*size = (int)bytes;
+	return MPI_SUCCESS;
+}
