@@ -56,37 +56,60 @@ static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
 
 /* The rendezvous: one copy from the sender, then FIN. */
 static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
-		void *buf, uint64_t n)
+		void *buf, uint64_t n, struct lm_sink *sink)
 {
 	int err = 0;
 
 	if (n || (rts->flags & LM_RTS_HANDLE))
 		err = lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag, rts,
-					  buf, n);
+					  buf, n, sink);
 	if (!(rts->flags & LM_RTS_HANDLE))
 		lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
 	return err;
 }
 
+struct unpack_sink {
+	struct lm_sink k;
+	struct libmsg_request *req;
+};
+
+static void unpack_put(struct lm_sink *k, uint64_t off, const void *src,
+		       uint64_t len)
+{
+	struct libmsg_request *req = ((struct unpack_sink *)k)->req;
+
+	lm_dt_unpack_range(src, off, off + len, req->ubuf, req->count, req->dt);
+}
+
 /*
- * A rendezvous into a non-contiguous type: take the data into a
- * temporary, then unpack it.
+ * A rendezvous into a non-contiguous type.  The transport hands over
+ * what it can where it lies (the receive window, staged pieces) and it
+ * is unpacked from there; whatever it put in the temporary instead
+ * (the partial pages around a mapped range) is unpacked from that.
  */
 static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 		       int tag, const struct lm_rts *rts, uint64_t n)
 {
-	void *tmp = malloc(n);
+	struct unpack_sink s = { { unpack_put, 0, 0 }, req };
+	unsigned char *tmp = lm_scratch_get(n);
+	uint64_t end;
 	int err;
 
 	if (!tmp) {
 		/* Still take the message out (the sender must complete). */
-		take(wsrc, ctx, tag, rts, NULL, 0);
+		take(wsrc, ctx, tag, rts, NULL, 0, NULL);
 		return -ENOMEM;
 	}
-	err = take(wsrc, ctx, tag, rts, tmp, n);
-	if (!err)
-		lm_dt_unpack(tmp, n, req->ubuf, req->count, req->dt);
-	free(tmp);
+	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k);
+	if (!err) {
+		end = s.k.done_off + s.k.done_len;
+		lm_dt_unpack_range(tmp, 0, s.k.done_len ? s.k.done_off : n,
+				   req->ubuf, req->count, req->dt);
+		if (s.k.done_len && end < n)
+			lm_dt_unpack_range(tmp + end, end, n, req->ubuf,
+					   req->count, req->dt);
+	}
+	lm_scratch_put(tmp, n);
 	return err;
 }
 
@@ -99,7 +122,7 @@ static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
 	if (n && req->packed)
 		err = take_packed(req, wsrc, ctx, tag, rts, n);
 	else
-		err = take(wsrc, ctx, tag, rts, req->buf, n);
+		err = take(wsrc, ctx, tag, rts, req->buf, n, NULL);
 	cls = err ? lm_errno_class(err) :
 		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);
@@ -281,7 +304,7 @@ static void pull_in(struct lm_match *q, void *arg)
 		if (!msg->data)
 			return;
 		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->data,
-			   msg->size);
+			   msg->size, NULL);
 		if (err) {
 			/* The sender heard of it; the receive will too. */
 			free(msg->data);

@@ -46,8 +46,8 @@ int lm_req_pack(struct libmsg_request *r)
 {
 	if (!r->packed)
 		return MPI_SUCCESS;
-	free(r->buf);
-	r->buf = malloc(r->bytes);
+	lm_scratch_put(r->buf, r->bytes);
+	r->buf = lm_scratch_get(r->bytes);
 	if (!r->buf)
 		return MPI_ERR_NO_MEM;
 	lm_dt_pack(r->ubuf, r->count, r->dt, r->buf);

@@ -47,7 +47,7 @@ struct libmsg_request *lm_req_alloc(int kind)
 static void free_pack(struct libmsg_request *req)
 {
 	if (req->kind == LM_REQ_SEND && req->packed) {
-		free(req->buf);
+		lm_scratch_put(req->buf, req->bytes);
 		req->buf = NULL;
 	}
 }

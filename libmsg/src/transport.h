@@ -36,6 +36,19 @@ struct lm_rts {
 	uint32_t flags;		/* LM_RTS_* */
 };
 
+/*
+ * A receive into a non-contiguous datatype: instead of filling the
+ * buffer, the transport may hand over pieces of the message where they
+ * are (the receive window, a staging piece), to be unpacked straight
+ * from there.
+ */
+struct lm_sink {
+	void (*put)(struct lm_sink *k, uint64_t off, const void *src,
+		    uint64_t len);
+	/* Set by rndv_take: [done_off, +done_len) went through put. */
+	uint64_t done_off, done_len;
+};
+
 struct lm_transport {
 	const char *name;
 	/* Join the job described by the environment (or a singleton). */
@@ -57,11 +70,13 @@ struct lm_transport {
 			  uint64_t sreq, struct lm_rts *rts);
 	/*
 	 * Rendezvous, receiver: the single copy of up to len bytes of the
-	 * offer from rank src into buf.  0 or -errno.
+	 * offer from rank src into buf.  With a sink, a part (or all) may
+	 * go through the sink instead (see struct lm_sink); buf still has
+	 * room for len bytes.  0 or -errno.
 	 */
 	int (*rndv_take)(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
-			 uint64_t len);
+			 uint64_t len, struct lm_sink *sink);
 	/*
 	 * Rendezvous, sender: the receiver withdrew an offer it never
 	 * took.  1 when a completion (CQE) will still report it, else 0.
@@ -97,6 +112,9 @@ static inline void lm_notify(struct lm_job *job, uint32_t dst)
 
 /* Single copy from another process: process_vm_readv, looped. */
 int lm_copy_vm_readv(pid_t pid, uint64_t addr, void *dst, uint64_t len);
+/* The same into a sink, in pieces staged at the start of buf. */
+int lm_copy_vm_readv_sink(pid_t pid, uint64_t addr, void *buf, uint64_t len,
+			  struct lm_sink *sink);
 /* An offer read with process_vm_readv: the sender's address and pid. */
 int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
 		     int32_t tag, const void *buf, uint64_t len, uint64_t sreq,

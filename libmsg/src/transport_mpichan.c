@@ -202,13 +202,14 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 
 static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
-			 uint64_t len)
+			 uint64_t len, struct lm_sink *sink)
 {
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_recv r;
 
 	if (!(rts->flags & LM_RTS_HANDLE))
-		return lm_copy_vm_readv((pid_t)rts->pid, rts->addr, buf, len);
+		return lm_copy_vm_readv_sink((pid_t)rts->pid, rts->addr, buf,
+					     len, sink);
 	memset(&r, 0, sizeof(r));
 	r.iov = (uintptr_t)&iov;
 	r.iovcnt = len ? 1 : 0;
@@ -232,8 +233,15 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 	if (r.status == MPICHAN_XFER_MAPPED) {
 		struct mpichan_unmap um = { .handle = r.handle };
 
-		window_copy((unsigned char *)buf + r.map_off, job->window,
-			    r.map_len);
+		/* A non-contiguous receive unpacks straight from the window. */
+		if (sink) {
+			sink->put(sink, r.map_off, job->window, r.map_len);
+			sink->done_off = r.map_off;
+			sink->done_len = r.map_len;
+		} else {
+			window_copy((unsigned char *)buf + r.map_off, job->window,
+				    r.map_len);
+		}
 		return ioctl(job->ep.fd, MPICHAN_IOC_UNMAP, &um) < 0 ? -errno : 0;
 	}
 	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;

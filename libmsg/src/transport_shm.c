@@ -124,6 +124,32 @@ static int shm_sleep(struct lm_job *job, int64_t timeout_ns)
 	return 0;
 }
 
+/*
+ * Pieces this big stay in the cache between the read and the unpack
+ * that follows, and the rest of the buffer is never touched.
+ */
+#define LM_SINK_PIECE	(256UL << 10)
+
+int lm_copy_vm_readv_sink(pid_t pid, uint64_t addr, void *buf, uint64_t len,
+			  struct lm_sink *sink)
+{
+	uint64_t off, n;
+	int err;
+
+	if (!sink)
+		return lm_copy_vm_readv(pid, addr, buf, len);
+	for (off = 0; off < len; off += n) {
+		n = len - off < LM_SINK_PIECE ? len - off : LM_SINK_PIECE;
+		err = lm_copy_vm_readv(pid, addr + off, buf, n);
+		if (err)
+			return err;
+		sink->put(sink, off, buf, n);
+	}
+	sink->done_off = 0;
+	sink->done_len = len;
+	return 0;
+}
+
 int lm_copy_vm_readv(pid_t pid, uint64_t addr, void *dst, uint64_t len)
 {
 	struct iovec local, remote;
@@ -170,7 +196,7 @@ int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
 
 static int shm_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
-			 uint64_t len)
+			 uint64_t len, struct lm_sink *sink)
 {
 	(void)job;
 	(void)src;
@@ -178,7 +204,7 @@ static int shm_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 	(void)tag;
 	if (rts->flags & LM_RTS_HANDLE)
 		return -EPROTO;
-	return lm_copy_vm_readv((pid_t)rts->pid, rts->addr, buf, len);
+	return lm_copy_vm_readv_sink((pid_t)rts->pid, rts->addr, buf, len, sink);
 }
 
 static int shm_rndv_cancel(struct lm_job *job, const struct lm_rts *rts)
