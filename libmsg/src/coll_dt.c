@@ -278,7 +278,8 @@ int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 	*mult = 1;
 	if (udt->index != LM_DT_DERIVED)
 		return MPI_SUCCESS;
-	if (a->op->predefined) {
+	/* MPI_REPLACE and MPI_NO_OP take any type: as a user op would. */
+	if (a->op->predefined && udt->basic) {
 		/* lm_op_check() made sure there is one basic type. */
 		n = udt->nbasic;
 		if ((uint64_t)total * n > 0x7fffffff) {

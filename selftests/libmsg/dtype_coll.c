@@ -180,6 +180,22 @@ static void test_all(MPI_Datatype v, long n)
 	MPI_OK(MPI_Allgatherv(s, (int)n, v, r, cnt, dsp, v, MPI_COMM_WORLD));
 	for (p = 0; p < t_size; p++)
 		vcheck(r, dsp[p], n, p, 0, "allgatherv");
+	/* Gatherv to rank 0 and back out with scatterv. */
+	free(r);
+	r = vbuf(n * t_size);
+	MPI_OK(MPI_Gatherv(s, (int)n, v, r, cnt, dsp, v, 0, MPI_COMM_WORLD));
+	if (t_rank == 0)
+		for (p = 0; p < t_size; p++)
+			vcheck(r, dsp[p], n, p, 0, "gatherv");
+	{
+		int *back = vbuf(n);
+
+		MPI_OK(MPI_Scatterv(r, cnt, dsp, v, back, (int)n, v, 0,
+				    MPI_COMM_WORLD));
+		vcheck(back, 0, n, t_rank, 0, "scatterv");
+		all_gaps(back, n, n, "scatterv");
+		free(back);
+	}
 	free(r);
 	r = vbuf(n * t_size);
 	MPI_OK(MPI_Alltoallv(s, cnt, dsp, v, r, cnt, dsp, v, MPI_COMM_WORLD));
@@ -200,6 +216,46 @@ static void test_all(MPI_Datatype v, long n)
 	free(cnt);
 	free(dsp);
 	free(tys);
+}
+
+/*
+ * Reduce_scatter_block with one double in two: rank p gets elements
+ * [p n, (p + 1) n) of the sum, in its strided receive buffer.
+ */
+static void test_reduce_scatter(long n)
+{
+	long all = n * t_size, i;
+	double *a = malloc((size_t)(2 * all) * sizeof(double));
+	double *b = malloc((size_t)(2 * all) * sizeof(double));
+	MPI_Datatype one, sv;
+
+	MPI_OK(MPI_Type_vector(1, 1, 2, MPI_DOUBLE, &one));
+	MPI_OK(MPI_Type_create_resized(one, 0, 2 * sizeof(double), &sv));
+	MPI_OK(MPI_Type_free(&one));
+	MPI_OK(MPI_Type_commit(&sv));
+	for (i = 0; i < 2 * all; i++) {
+		a[i] = i % 2 ? -7.0 : t_rank + (double)i;
+		b[i] = -9.0;
+	}
+	MPI_OK(MPI_Reduce_scatter_block(a, b, (int)n, sv, MPI_SUM, MPI_COMM_WORLD));
+	for (i = 0; i < 2 * all; i++) {
+		double want = -9.0;
+
+		if (i < 2 * n && i % 2 == 0)
+			want = t_size * (t_size - 1) / 2.0 +
+				(double)(i + 2 * n * t_rank) * t_size;
+		CHECK(b[i] == want, "reduce_scatter_block strided: %ld is %g", i, b[i]);
+	}
+	/* In place: the whole vector in, this rank's block out at the start. */
+	MPI_OK(MPI_Reduce_scatter_block(MPI_IN_PLACE, a, (int)n, sv, MPI_SUM,
+					MPI_COMM_WORLD));
+	for (i = 0; i < 2 * n; i++)
+		CHECK(a[i] == (i % 2 ? -7.0 : t_size * (t_size - 1) / 2.0 +
+			       (double)(i + 2 * n * t_rank) * t_size),
+		      "reduce_scatter_block in place: %ld is %g", i, a[i]);
+	MPI_OK(MPI_Type_free(&sv));
+	free(a);
+	free(b);
 }
 
 static void test_reduce(long n)
@@ -248,10 +304,19 @@ static void test_reduce(long n)
 	for (i = 0; i < 3 * n; i += 3)
 		CHECK(b[i] == t_rank * (t_rank + 1) / 2.0 + (double)i * (t_rank + 1),
 		      "scan strided: %ld", i);
+	/* Exscan: rank 0's receive buffer is left alone. */
+	for (i = 0; i < 3 * n; i++)
+		b[i] = -9.0;
+	MPI_OK(MPI_Exscan(a, b, 1, sv, MPI_SUM, MPI_COMM_WORLD));
+	for (i = 0; i < 3 * n; i++)
+		CHECK(b[i] == (t_rank == 0 || i % 3 ? -9.0 :
+			       (t_rank - 1) * t_rank / 2.0 + (double)i * t_rank),
+		      "exscan strided: %ld is %g", i, b[i]);
 	MPI_OK(MPI_Type_free(&c4));
 	MPI_OK(MPI_Type_free(&sv));
 	free(a);
 	free(b);
+	test_reduce_scatter(n);
 }
 
 /* A padded struct and a user op on it: max by value, keep the rank. */

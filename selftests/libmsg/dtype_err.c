@@ -142,6 +142,27 @@ static void test_misc(void)
 	MPI_OK(MPI_Allreduce(a, &cnt, 1, d, MPI_SUM, MPI_COMM_WORLD));
 	CHECK(cnt == t_size * (t_size - 1) / 2, "allreduce on dup(MPI_INT): %d", cnt);
 	MPI_OK(MPI_Type_free(&d));
+
+	/* Reduce_local on a strided type: its elements only. */
+	{
+		int in[8], io[8], i;
+
+		MPI_OK(MPI_Type_vector(4, 1, 2, MPI_INT, &d));
+		MPI_OK(MPI_Type_commit(&d));
+		for (i = 0; i < 8; i++) {
+			in[i] = i;
+			io[i] = 100 * i;
+		}
+		MPI_OK(MPI_Reduce_local(in, io, 1, d, MPI_SUM));
+		for (i = 0; i < 8; i++)
+			CHECK(io[i] == (i % 2 ? 100 * i : 101 * i),
+			      "Reduce_local strided: %d is %d", i, io[i]);
+		MPI_OK(MPI_Reduce_local(in, io, 1, d, MPI_REPLACE));
+		for (i = 0; i < 8; i++)
+			CHECK(io[i] == (i % 2 ? 100 * i : i),
+			      "Reduce_local REPLACE strided: %d is %d", i, io[i]);
+		MPI_OK(MPI_Type_free(&d));
+	}
 }
 
 int main(int argc, char **argv)
