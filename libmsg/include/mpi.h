@@ -29,6 +29,7 @@ struct libmsg_request;
 struct libmsg_errhandler;
 struct libmsg_message;
 struct libmsg_op;
+struct libmsg_group;
 
 typedef struct libmsg_comm *MPI_Comm;
 typedef struct libmsg_datatype *MPI_Datatype;
@@ -36,6 +37,7 @@ typedef struct libmsg_request *MPI_Request;
 typedef struct libmsg_errhandler *MPI_Errhandler;
 typedef struct libmsg_message *MPI_Message;
 typedef struct libmsg_op *MPI_Op;
+typedef struct libmsg_group *MPI_Group;
 
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -53,6 +55,16 @@ extern struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
 #define MPI_COMM_WORLD		(&libmsg_comm_world)
 #define MPI_COMM_SELF		(&libmsg_comm_self)
 #define MPI_COMM_NULL		((MPI_Comm)0)
+
+extern struct libmsg_group libmsg_group_empty;
+#define MPI_GROUP_EMPTY		(&libmsg_group_empty)
+#define MPI_GROUP_NULL		((MPI_Group)0)
+
+/* Results of MPI_Group_compare and MPI_Comm_compare. */
+#define MPI_IDENT		0
+#define MPI_CONGRUENT		1
+#define MPI_SIMILAR		2
+#define MPI_UNEQUAL		3
 
 extern struct libmsg_errhandler libmsg_errors_are_fatal, libmsg_errors_return,
 	libmsg_errors_abort;
@@ -241,6 +253,30 @@ int MPI_Comm_size(MPI_Comm comm, int *size);
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
 		      int *flag);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+
+/* ---- Groups ------------------------------------------------------------- */
+
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+			      MPI_Group group2, int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
+			   MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2,
+			 MPI_Group *newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup);
+int MPI_Group_free(MPI_Group *group);
+
 
 /* ---- Datatypes -------------------------------------------------------- */
 

@@ -22,6 +22,7 @@
 #define LM_MAGIC_ERRH	0x45525248U	/* "ERRH" */
 #define LM_MAGIC_MSG	0x4d534721U	/* "MSG!" */
 #define LM_MAGIC_OP	0x4f504552U	/* "OPER" */
+#define LM_MAGIC_GROUP	0x47525550U	/* "GRUP" */
 
 /* ---- Protocol: message kinds in the rings --------------------------- */
 
@@ -122,6 +123,14 @@ struct libmsg_comm {
 	struct lm_match *p2p, *coll;
 	MPI_Errhandler errh;
 	const char *name;
+};
+
+/* An ordered set of processes, by world rank. */
+struct libmsg_group {
+	uint32_t magic;
+	int size;
+	int rank;		/* this process's rank in it, or MPI_UNDEFINED */
+	int *world;		/* group rank -> world rank */
 };
 
 /* An unexpected message, and what MPI_Mprobe hands out. */
@@ -235,6 +244,12 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 {
 	return comm->world ? comm->world[r] : r;
 }
+
+/* ---- group.c ------------------------------------------------------------ */
+
+int lm_check_group(MPI_Group group, const char *fn);
+/* A group of the n world ranks in world[] (copied; NULL: 0 .. n - 1). */
+struct libmsg_group *lm_group_new(int n, const int *world);
 
 /* ---- datatype.c ---------------------------------------------------------- */
 
