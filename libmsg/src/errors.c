@@ -40,6 +40,7 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
 	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
 };
 
