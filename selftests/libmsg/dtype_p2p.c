@@ -351,6 +351,59 @@ static void test_partial(long n)
 	free(pk);
 }
 
+/*
+ * Deep nesting: t(i) = vector(2, 1, 2, t(i - 1)), t(0) = MPI_INT, so
+ * extent(i) = 4 * 3^i and the ints sit at 8 * (sum of b_j 3^(j-1)) for
+ * the bits b_j of their index.  30 levels describe 2^30 ints (4 GiB)
+ * and must still be built at once in little memory; 10 levels (1024
+ * ints over 236 KB) go through a send and receive.
+ */
+static void test_deep(void)
+{
+	MPI_Datatype t = MPI_INT, n;
+	MPI_Count size, lb, ext;
+	long span = 4 * 59049, i, j, off, p3;
+	int *s, *r, peer = t_partner(), lvl;
+
+	for (lvl = 1; lvl <= 30; lvl++) {
+		MPI_OK(MPI_Type_vector(2, 1, 2, t, &n));
+		if (t != MPI_INT)
+			MPI_OK(MPI_Type_free(&t));
+		t = n;
+		if (lvl == 10) {
+			MPI_OK(MPI_Type_dup(t, &n));
+			MPI_OK(MPI_Type_commit(&n));
+			s = malloc((size_t)span);
+			r = malloc((size_t)span);
+			for (i = 0; i < span / 4; i++)
+				s[i] = t_rank * 1000000 + (int)i;
+			memset(r, 0xee, (size_t)span);
+			MPI_OK(MPI_Sendrecv(s, 1, n, peer, 18, r, 1, n, peer, 18,
+					    MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+			for (i = 0; i < 1024; i++) {
+				for (j = 0, off = 0, p3 = 1; j < 10; j++, p3 *= 3)
+					if (i >> j & 1)
+						off += 2 * p3;
+				CHECK(r[off] == peer * 1000000 + (int)off,
+				      "deep: int %ld at %ld", i, off);
+				r[off] = (int)0xeeeeeeee;
+			}
+			for (i = 0; i < span / 4; i++)
+				CHECK(r[i] == (int)0xeeeeeeee, "deep: gap int %ld written", i);
+			free(s);
+			free(r);
+			MPI_OK(MPI_Type_free(&n));
+		}
+	}
+	MPI_OK(MPI_Type_size_x(t, &size));
+	MPI_OK(MPI_Type_get_extent_x(t, &lb, &ext));
+	CHECK(size == 4LL << 30, "30 levels: size %lld", size);
+	for (i = 0, p3 = 4; i < 30; i++)
+		p3 *= 3;
+	CHECK(lb == 0 && ext == p3, "30 levels: extent %lld, expected %ld", ext, p3);
+	MPI_OK(MPI_Type_free(&t));
+}
+
 int main(int argc, char **argv)
 {
 	t_init(&argc, &argv);
@@ -359,6 +412,7 @@ int main(int argc, char **argv)
 	test_paths(5);
 	test_paths(40000);
 	test_bottom();
+	test_deep();
 	test_partial(10);
 	test_partial(20000);
 	return t_done();
