@@ -32,7 +32,8 @@ int lm_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
 	if (lm_check_datatype(dt))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s %s", what,
 				lm_datatype_why(dt));
-	if (!buf && count > 0)
+	/* NULL is MPI_BOTTOM: fine with a derived type (absolute addresses). */
+	if (!buf && count > 0 && dt->predefined && dt->size)
 		return lm_error(comm, fn, MPI_ERR_BUFFER, "%s buffer is NULL", what);
 	return MPI_SUCCESS;
 }

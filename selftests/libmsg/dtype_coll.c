@@ -392,6 +392,28 @@ static void test_nonblocking(long n)
 	free(r);
 }
 
+/* A broadcast from MPI_BOTTOM: a struct of absolute addresses. */
+static void test_bottom(void)
+{
+	static int x[3];
+	static double y;
+	int bl[2] = { 3, 1 }, i;
+	MPI_Aint d[2];
+	MPI_Datatype ty[2] = { MPI_INT, MPI_DOUBLE }, t;
+
+	MPI_OK(MPI_Get_address(x, &d[0]));
+	MPI_OK(MPI_Get_address(&y, &d[1]));
+	MPI_OK(MPI_Type_create_struct(2, bl, d, ty, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	for (i = 0; i < 3; i++)
+		x[i] = t_rank == 0 ? 10 + i : -1;
+	y = t_rank == 0 ? 2.5 : -1.0;
+	MPI_OK(MPI_Bcast(MPI_BOTTOM, 1, t, 0, MPI_COMM_WORLD));
+	CHECK(x[0] == 10 && x[1] == 11 && x[2] == 12 && y == 2.5,
+	      "bcast from MPI_BOTTOM");
+	MPI_OK(MPI_Type_free(&t));
+}
+
 int main(int argc, char **argv)
 {
 	static const long sizes[] = { 1, 5, 12000 };
@@ -410,5 +432,6 @@ int main(int argc, char **argv)
 	test_reduce(30000);
 	test_user_op(3);
 	test_user_op(5000);
+	test_bottom();
 	return t_done();
 }
