@@ -449,6 +449,35 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request);
 
+/* ---- Info objects ------------------------------------------------------ */
+
+struct libmsg_info;
+typedef struct libmsg_info *MPI_Info;
+#define MPI_INFO_NULL		((MPI_Info)0)
+extern struct libmsg_info libmsg_info_env;
+#define MPI_INFO_ENV		(&libmsg_info_env)
+
+/* Buffer sizes that hold any key or value with its NUL. */
+#define MPI_MAX_INFO_KEY	255
+#define MPI_MAX_INFO_VAL	1024
+
+#define MPI_ERR_INFO		28
+#define MPI_ERR_INFO_KEY	29
+#define MPI_ERR_INFO_VALUE	30
+#define MPI_ERR_INFO_NOKEY	31
+
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+		 int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+			  int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+
 #ifdef __cplusplus
 }
 #endif
