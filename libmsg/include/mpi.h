@@ -478,6 +478,96 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_free(MPI_Info *info);
 
+/* ---- One-sided communication: not supported ----------------------------- */
+/*
+ * Declared so that programs with one-sided code build; every call fails
+ * with MPI_ERR_UNSUPPORTED_OPERATION ("one-sided communication is not
+ * supported by libmsg").
+ */
+
+struct libmsg_win;
+typedef struct libmsg_win *MPI_Win;
+#define MPI_WIN_NULL		((MPI_Win)0)
+struct libmsg_group;
+typedef struct libmsg_group *MPI_Group;
+
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+
+#define MPI_LOCK_EXCLUSIVE	234
+#define MPI_LOCK_SHARED		235
+#define MPI_MODE_NOCHECK	1024
+#define MPI_MODE_NOSTORE	2048
+#define MPI_MODE_NOPUT		4096
+#define MPI_MODE_NOPRECEDE	8192
+#define MPI_MODE_NOSUCCEED	16384
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+		   MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+		     MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+			    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+			 int *disp_unit, void *baseptr);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int MPI_Put(const void *origin_addr, int origin_count,
+	    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	    int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
+	    MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count,
+		   MPI_Datatype origin_datatype, int target_rank,
+		   MPI_Aint target_disp, int target_count,
+		   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count,
+		       MPI_Datatype origin_datatype, void *result_addr,
+		       int result_count, MPI_Datatype result_datatype,
+		       int target_rank, MPI_Aint target_disp, int target_count,
+		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+		     MPI_Datatype datatype, int target_rank,
+		     MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+			 void *result_addr, MPI_Datatype datatype,
+			 int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank,
+	     MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	     int target_rank, MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count,
+		    MPI_Datatype origin_datatype, int target_rank,
+		    MPI_Aint target_disp, int target_count,
+		    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		    MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, void *result_addr,
+			int result_count, MPI_Datatype result_datatype,
+			int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype,
+			MPI_Op op, MPI_Win win, MPI_Request *request);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,6 +44,8 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: invalid info value",
 	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: key not in the info object",
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_UNSUPPORTED_OPERATION] =
+		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
 };
 
