@@ -478,6 +478,10 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_free(MPI_Info *info);
 
+/* ---- Process topologies ------------------------------------------------ */
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+
 /* ---- One-sided communication: not supported ----------------------------- */
 /*
  * Declared so that programs with one-sided code build; every call fails
