@@ -10,6 +10,7 @@
 #include "debugfs.h"
 #include "job.h"
 #include "match.h"
+#include "pincache.h"
 
 struct mpichan_stats mpichan_stats;
 static struct dentry *mpichan_debugfs_root;
@@ -31,6 +32,18 @@ static int stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ring_bytes: %ld\n", pages * (long)PAGE_SIZE);
 	seq_printf(m, "pinned_pages: %ld\n",
 		   atomic_long_read(&mpichan_stats.pinned_pages));
+	seq_printf(m, "cache_entries: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_entries));
+	seq_printf(m, "cache_pages: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_pages));
+	seq_printf(m, "cache_hits: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_hits));
+	seq_printf(m, "cache_misses: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_misses));
+	seq_printf(m, "cache_invalidated: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_invalidated));
+	seq_printf(m, "cache_evicted: %ld\n",
+		   atomic_long_read(&mpichan_stats.cache_evicted));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
@@ -103,6 +116,7 @@ static int job_state_show(struct seq_file *m, void *unused)
 	mutex_unlock(&job->lock);
 	show_rings(m, job);
 	mpichan_match_show(m, job);
+	mpichan_pcache_show(m, job);
 	return 0;
 }
 

@@ -6,12 +6,22 @@
 
 struct mpichan_job;
 
-/* Module-wide counters; all return to zero when every job is gone. */
+/*
+ * Module-wide counters.  The gauges return to zero when every job is
+ * gone; the event counters only grow.
+ */
 struct mpichan_stats {
 	atomic_long_t jobs;
 	atomic_long_t ranks;		/* attached and not yet left */
 	atomic_long_t ring_pages;	/* pages of job memory */
-	atomic_long_t pinned_pages;	/* user pages pinned for transfers */
+	atomic_long_t pinned_pages;	/* user pages pinned, cache included */
+	atomic_long_t cache_entries;	/* send buffers in the ranks' pin caches */
+	atomic_long_t cache_pages;	/* their pages */
+	/* Events since load: these only grow. */
+	atomic_long_t cache_hits;
+	atomic_long_t cache_misses;
+	atomic_long_t cache_invalidated;
+	atomic_long_t cache_evicted;
 };
 
 extern struct mpichan_stats mpichan_stats;

@@ -19,6 +19,7 @@
 #include "debugfs.h"
 #include "job.h"
 #include "match.h"
+#include "pincache.h"
 
 /* Job ids of jobs whose owner handle is open, i.e. attachable. */
 static DEFINE_XARRAY_ALLOC1(mpichan_jobs);
@@ -136,11 +137,14 @@ static void job_free_pages(struct mpichan_job *job)
 static void job_release(struct kref *ref)
 {
 	struct mpichan_job *job = container_of(ref, struct mpichan_job, ref);
+	u32 r;
 
 	mpichan_debugfs_job_remove(job);
 	/* Every rank left, and leaving drops its transfers. */
 	WARN_ON(!xa_empty(&job->xfers));
 	xa_destroy(&job->xfers);
+	for (r = 0; r < job->nranks; r++)
+		mpichan_pcache_release(&job->ranks[r]);
 	job_free_pages(job);
 	mutex_destroy(&job->xfer_lock);
 	mutex_destroy(&job->lock);
@@ -401,6 +405,7 @@ static void rank_leave(struct mpichan_rank *rank, bool finished)
 	mutex_unlock(&job->lock);
 
 	mpichan_match_rank_left(rank);
+	mpichan_pcache_close(rank);
 	for (r = 0; r < job->nranks; r++)
 		wake_up_interruptible_all(&job->ranks[r].wq);
 }

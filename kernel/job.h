@@ -16,6 +16,7 @@
 #define MPICHAN_CQ_BYTES	(MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE)
 
 struct mpichan_job;
+struct mpichan_pcache;
 
 struct mpichan_rank {
 	struct mpichan_job *job;
@@ -36,8 +37,10 @@ struct mpichan_rank {
 	u32 cq_reserved;		/* entries promised to queued transfers */
 	u32 queued_sends;		/* sends it posted, still queued */
 	u32 queued_recvs;
-	atomic64_t pinned;		/* pages pinned for its transfers */
+	atomic64_t pinned;		/* pages its queued transfers hold */
 	atomic64_t moved;		/* bytes its transfers moved */
+	/* Its pinned send buffers (pincache.c), made on first use. */
+	struct mpichan_pcache *pcache;
 
 	/* The receive window (window.c), under the rank's mmap lock. */
 	unsigned long win_start;	/* 0: no window */

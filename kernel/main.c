@@ -6,16 +6,22 @@
 
 #include "debugfs.h"
 #include "device.h"
+#include "pincache.h"
 
 static int __init mpichan_init(void)
 {
 	int ret;
 
 	/* debugfs first, so the device never exists without its state. */
+	ret = mpichan_pcache_init();
+	if (ret)
+		return ret;
 	mpichan_debugfs_init();
 	ret = mpichan_device_init();
-	if (ret)
+	if (ret) {
 		mpichan_debugfs_exit();
+		mpichan_pcache_exit();
+	}
 	return ret;
 }
 
@@ -23,6 +29,7 @@ static void __exit mpichan_exit(void)
 {
 	mpichan_device_exit();
 	mpichan_debugfs_exit();
+	mpichan_pcache_exit();
 }
 
 module_init(mpichan_init);

@@ -54,7 +54,8 @@ static int xfer_pin(struct mpichan_job *job, struct mpichan_xfer *x, u64 iov,
 		    u32 iovcnt)
 {
 	int ret = mpichan_pin_iov(&x->pin, iov, iovcnt,
-				  x->kind == MPICHAN_XFER_RECV);
+				  x->kind == MPICHAN_XFER_RECV,
+				  &job->ranks[x->owner]);
 
 	if (!ret)
 		atomic64_add(x->pin.npages, &job->ranks[x->owner].pinned);

@@ -15,6 +15,7 @@
 
 #include "debugfs.h"
 #include "pin.h"
+#include "pincache.h"
 
 /* Copy and check a user iovec: lengths must add up without overflow. */
 static struct iovec *iov_import(u64 uptr, u32 cnt, size_t *total)
@@ -76,28 +77,38 @@ static int account_pages(struct user_struct *user, unsigned long n)
 	return 0;
 }
 
-static int pin_charge(struct mpichan_pin *p)
+/*
+ * Charge n pages to the calling user (*userp, NULL when nothing was
+ * charged).  Over the limit, idle cached send buffers of rank's job are
+ * released first: the cache never costs a transfer its pins.
+ */
+int mpichan_pin_charge(struct user_struct **userp, unsigned long n,
+		       struct mpichan_rank *rank)
 {
+	struct user_struct *user;
 	int ret;
 
-	if (!p->npages || capable(CAP_IPC_LOCK))
+	*userp = NULL;
+	if (!n || capable(CAP_IPC_LOCK))
 		return 0;
-	p->user = get_uid(current_user());
-	ret = account_pages(p->user, p->npages);
+	user = get_uid(current_user());
+	while ((ret = account_pages(user, n)) == -ENOMEM && rank &&
+	       mpichan_pcache_reclaim(rank, user))
+		;
 	if (ret) {
-		free_uid(p->user);
-		p->user = NULL;
+		free_uid(user);
+		return ret;
 	}
-	return ret;
+	*userp = user;
+	return 0;
 }
 
-static void pin_uncharge(struct mpichan_pin *p)
+void mpichan_pin_uncharge(struct user_struct *user, unsigned long n)
 {
-	if (!p->user)
+	if (!user)
 		return;
-	atomic_long_sub(p->npages, &p->user->locked_vm);
-	free_uid(p->user);
-	p->user = NULL;
+	atomic_long_sub(n, &user->locked_vm);
+	free_uid(user);
 }
 
 /* Lay out the segments and count the pages they span. */
@@ -128,40 +139,82 @@ static int pin_layout(struct mpichan_pin *p, const struct iovec *iov, u32 cnt)
 	return 0;
 }
 
+/* Pin n pages of the caller's memory from start (page aligned). */
+int mpichan_pin_pages(unsigned long start, unsigned long n, bool write,
+		      struct page **pages)
+{
+	unsigned int gup = FOLL_LONGTERM | (write ? FOLL_WRITE : 0);
+	unsigned long done = 0;
+	long got;
+
+	while (done < n) {
+		got = pin_user_pages_fast(start + done * PAGE_SIZE,
+					  min_t(unsigned long, n - done, INT_MAX),
+					  gup, pages + done);
+		if (got <= 0) {
+			unpin_user_pages(pages, done);
+			return got ? got : -EFAULT;
+		}
+		done += got;
+	}
+	return 0;
+}
+
 static int pin_segments(struct mpichan_pin *p, const struct iovec *iov, u32 cnt)
 {
-	unsigned int gup = FOLL_LONGTERM | (p->write ? FOLL_WRITE : 0);
-	unsigned long done = 0;
-	u32 i;
+	u32 i, s = 0;
+	int ret;
 
 	for (i = 0; i < cnt; i++) {
 		unsigned long base = (unsigned long)iov[i].iov_base;
+		const struct mpichan_seg *seg = &p->segs[s];
 		unsigned long n;
-		long got;
 
 		if (!iov[i].iov_len)
 			continue;
-		n = DIV_ROUND_UP(offset_in_page(base) + iov[i].iov_len, PAGE_SIZE);
-		while (n) {
-			got = pin_user_pages_fast(base & PAGE_MASK, n, gup,
-						  p->pages + done);
-			if (got <= 0) {
-				unpin_user_pages(p->pages, done);
-				return got ? got : -EFAULT;
-			}
-			done += got;
-			n -= got;
-			base = (base & PAGE_MASK) + got * PAGE_SIZE;
+		n = DIV_ROUND_UP(seg->offset + seg->len, PAGE_SIZE);
+		ret = mpichan_pin_pages(base & PAGE_MASK, n, p->write,
+					p->pages + seg->first);
+		if (ret) {
+			unpin_user_pages(p->pages, seg->first);
+			return ret;
 		}
+		s++;
 	}
 	return 0;
 }
 
 /*
- * Pin the user buffer described by the iovec at uptr.  write: the pages
- * will be written (the buffer of a receive).
+ * A send of one segment takes its pages from the rank's cache of
+ * pinned send buffers: 1 when it did, 0 when the caller pins them
+ * itself, or -errno.
  */
-int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write)
+static int pin_cached(struct mpichan_pin *p, const struct iovec *iov, u32 cnt,
+		      struct mpichan_rank *rank)
+{
+	struct mpichan_pcache_entry *e;
+	unsigned long base = 0;
+	u32 i;
+
+	if (p->write || !rank || p->nsegs != 1)
+		return 0;
+	for (i = 0; i < cnt; i++)
+		if (iov[i].iov_len)
+			base = (unsigned long)iov[i].iov_base & PAGE_MASK;
+	e = mpichan_pcache_pin(rank, base, p->npages, &p->pages);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	p->entry = e;
+	return e ? 1 : 0;
+}
+
+/*
+ * Pin the user buffer described by the iovec at uptr for rank (NULL:
+ * no cache, no reclaim).  write: the pages will be written (the buffer
+ * of a receive).
+ */
+int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write,
+		    struct mpichan_rank *rank)
 {
 	struct iovec *iov;
 	size_t total;
@@ -175,7 +228,12 @@ int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write)
 	ret = pin_layout(p, iov, cnt);
 	if (ret)
 		goto out;
-	ret = pin_charge(p);
+	ret = pin_cached(p, iov, cnt, rank);
+	if (ret) {
+		ret = ret < 0 ? ret : 0;
+		goto out;
+	}
+	ret = mpichan_pin_charge(&p->user, p->npages, rank);
 	if (ret)
 		goto out;
 	p->pages = kvmalloc_array(max(p->npages, 1UL), sizeof(*p->pages),
@@ -190,8 +248,9 @@ int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write)
 out:
 	kvfree(iov);
 	if (ret) {
-		pin_uncharge(p);
-		kvfree(p->pages);
+		mpichan_pin_uncharge(p->user, p->npages);
+		if (!p->entry)
+			kvfree(p->pages);
 		kvfree(p->segs);
 		memset(p, 0, sizeof(*p));
 	}
@@ -200,12 +259,14 @@ out:
 
 void mpichan_unpin(struct mpichan_pin *p)
 {
-	if (p->pages) {
+	if (p->entry) {
+		mpichan_pcache_put(p->entry);
+	} else if (p->pages) {
 		unpin_user_pages_dirty_lock(p->pages, p->npages, p->write);
 		atomic_long_sub(p->npages, &mpichan_stats.pinned_pages);
+		kvfree(p->pages);
 	}
-	pin_uncharge(p);
-	kvfree(p->pages);
+	mpichan_pin_uncharge(p->user, p->npages);
 	kvfree(p->segs);
 	memset(p, 0, sizeof(*p));
 }

@@ -87,38 +87,70 @@ static struct vm_area_struct *window_vma(struct mpichan_rank *rank)
 	return vma;
 }
 
+struct window_fill {
+	struct mm_struct *mm;
+	struct page **pages;
+	pgprot_t prot;
+	unsigned long done;
+};
+
+/*
+ * apply_to_page_range() calls this for each PTE of the run, holding the
+ * page table lock once per page table.  The entry is what
+ * vmf_insert_pfn() makes in a VM_PFNMAP area (special: no struct page
+ * behind it for GUP, rmap or refcounts; the pages are the sender's,
+ * pinned by the send), made young so the receiver's first touch does
+ * not have to.
+ */
+static int window_set_pte(pte_t *pte, unsigned long addr, void *data)
+{
+	struct window_fill *f = data;
+	pte_t entry;
+
+	if (!pte_none(ptep_get(pte)))
+		return -EBUSY;
+	entry = pfn_pte(page_to_pfn(f->pages[f->done]), f->prot);
+	set_pte_at(f->mm, addr, pte, pte_mkyoung(pte_mkspecial(entry)));
+	f->done++;
+	return 0;
+}
+
 /*
  * Map pages[0..n) read-only at the start of the window.  Returns the
  * number mapped (the window may be smaller), or -errno with nothing
  * left mapped.
+ *
+ * One walk of the page tables for the whole run instead of one
+ * vmf_insert_pfn() (a walk, a lock and a PAT lookup) per page.  The
+ * pages are ordinary RAM pinned by GUP, so the area's write-back
+ * vm_page_prot is already the right cache mode.
  */
 long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 			unsigned long n)
 {
+	struct window_fill f = { .mm = current->mm, .pages = pages };
 	struct vm_area_struct *vma;
-	unsigned long i;
 	long ret;
 
-	mmap_read_lock(current->mm);
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_ARCH_HAS_PTE_SPECIAL));
+	mmap_read_lock(f.mm);
 	vma = window_vma(rank);
 	if (!vma) {
 		ret = -ENXIO;
 		goto out;
 	}
 	n = min(n, rank->win_pages);
-	for (i = 0; i < n; i++) {
-		vm_fault_t vf = vmf_insert_pfn(vma, vma->vm_start + i * PAGE_SIZE,
-					       page_to_pfn(pages[i]));
-
-		if (vf != VM_FAULT_NOPAGE) {
-			zap_vma_ptes(vma, vma->vm_start, i * PAGE_SIZE);
-			ret = vf & VM_FAULT_OOM ? -ENOMEM : -EFAULT;
-			goto out;
-		}
+	f.prot = vma->vm_page_prot;
+	ret = apply_to_page_range(f.mm, vma->vm_start, n << PAGE_SHIFT,
+				  window_set_pte, &f);
+	if (ret) {
+		if (f.done)
+			zap_vma_ptes(vma, vma->vm_start, f.done << PAGE_SHIFT);
+		goto out;
 	}
 	ret = n;
 out:
-	mmap_read_unlock(current->mm);
+	mmap_read_unlock(f.mm);
 	return ret;
 }
 

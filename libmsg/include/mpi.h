@@ -29,6 +29,8 @@ struct libmsg_request;
 struct libmsg_errhandler;
 struct libmsg_message;
 struct libmsg_op;
+struct libmsg_group;
+struct libmsg_info;
 
 typedef struct libmsg_comm *MPI_Comm;
 typedef struct libmsg_datatype *MPI_Datatype;
@@ -36,6 +38,8 @@ typedef struct libmsg_request *MPI_Request;
 typedef struct libmsg_errhandler *MPI_Errhandler;
 typedef struct libmsg_message *MPI_Message;
 typedef struct libmsg_op *MPI_Op;
+typedef struct libmsg_group *MPI_Group;
+typedef struct libmsg_info *MPI_Info;
 
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -53,6 +57,20 @@ extern struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
 #define MPI_COMM_WORLD		(&libmsg_comm_world)
 #define MPI_COMM_SELF		(&libmsg_comm_self)
 #define MPI_COMM_NULL		((MPI_Comm)0)
+
+extern struct libmsg_group libmsg_group_empty;
+#define MPI_GROUP_EMPTY		(&libmsg_group_empty)
+#define MPI_GROUP_NULL		((MPI_Group)0)
+#define MPI_INFO_NULL		((MPI_Info)0)
+
+/* Results of MPI_Group_compare and MPI_Comm_compare. */
+#define MPI_IDENT		0
+#define MPI_CONGRUENT		1
+#define MPI_SIMILAR		2
+#define MPI_UNEQUAL		3
+
+/* Split types of MPI_Comm_split_type. */
+#define MPI_COMM_TYPE_SHARED	1
 
 extern struct libmsg_errhandler libmsg_errors_are_fatal, libmsg_errors_return,
 	libmsg_errors_abort;
@@ -171,6 +189,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_MAX_PROCESSOR_NAME	256
 #define MPI_MAX_ERROR_STRING	256
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_OBJECT_NAME	128
 
 #define MPI_BSEND_OVERHEAD	64
 
@@ -179,11 +198,12 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_THREAD_SERIALIZED	2
 #define MPI_THREAD_MULTIPLE	3
 
-/* Attribute keys of MPI_Comm_get_attr on MPI_COMM_WORLD. */
+/* Predefined attribute keys (MPI_Comm_get_attr, on every communicator). */
 #define MPI_TAG_UB		0x64400001
 #define MPI_HOST		0x64400002
 #define MPI_IO			0x64400003
 #define MPI_WTIME_IS_GLOBAL	0x64400004
+#define MPI_KEYVAL_INVALID	0x24000000
 
 /* Error classes. */
 #define MPI_SUCCESS		0
@@ -207,6 +227,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
 #define MPI_ERR_NO_MEM		34
+#define MPI_ERR_KEYVAL		48
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
 #define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
 #define MPI_ERR_LASTCODE	76
@@ -239,8 +260,69 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 
 int MPI_Comm_size(MPI_Comm comm, int *size);
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+			MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+			  MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+
+/* ---- Groups ------------------------------------------------------------- */
+
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+			      MPI_Group group2, int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
+			   MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2,
+			 MPI_Group *newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup);
+int MPI_Group_free(MPI_Group *group);
+
+/* ---- Attribute caching on communicators ------------------------------- */
+
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval,
+					  void *extra_state,
+					  void *attribute_val_in,
+					  void *attribute_val_out, int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
+					    void *attribute_val,
+					    void *extra_state);
+
+int libmsg_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int libmsg_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int libmsg_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN	libmsg_comm_null_copy_fn
+#define MPI_COMM_DUP_FN		libmsg_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN	libmsg_comm_null_delete_fn
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+			   MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+			   int *comm_keyval, void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 		      int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
 /* ---- Datatypes -------------------------------------------------------- */
 
@@ -451,9 +533,6 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 
 /* ---- Info objects ------------------------------------------------------ */
 
-struct libmsg_info;
-typedef struct libmsg_info *MPI_Info;
-#define MPI_INFO_NULL		((MPI_Info)0)
 extern struct libmsg_info libmsg_info_env;
 #define MPI_INFO_ENV		(&libmsg_info_env)
 
@@ -492,8 +571,6 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]);
 struct libmsg_win;
 typedef struct libmsg_win *MPI_Win;
 #define MPI_WIN_NULL		((MPI_Win)0)
-struct libmsg_group;
-typedef struct libmsg_group *MPI_Group;
 
 #define MPI_ERR_UNSUPPORTED_OPERATION 44
 

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * Communicators: MPI_COMM_WORLD and MPI_COMM_SELF, their sizes and
- * ranks, and the context ids that keep their traffic apart.  Every
- * communicator has two: ctx for point-to-point and ctx + 1 for the
- * library's collective traffic.  Each context id has its own matching
- * queues (struct lm_match), found by id when a message arrives.
+ * Communicators: MPI_COMM_WORLD and MPI_COMM_SELF, the life of created
+ * communicators (comm_create.c makes them), sizes, ranks, names,
+ * comparison, and the context ids that keep their traffic apart.
+ * Every communicator has two: ctx for point-to-point and ctx + 1 for
+ * the library's collective traffic.  Each context id has its own
+ * matching queues (struct lm_match), found by id when a message
+ * arrives.
+ *
+ * MPI_Comm_free may come while operations on the communicator are
+ * still pending (MPI lets them complete normally): the handle dies at
+ * once, but the object and its context id stay until no receive is
+ * posted on its contexts and no send on them is still going out.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lm.h"
 
-/* Context ids of the predefined communicators. */
-#define LM_CTX_WORLD	0
-#define LM_CTX_SELF	2
-
 struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
+
+/* Created communicators the user holds, and those freed but busy. */
+static CDS_LIST_HEAD(live_comms);
+static CDS_LIST_HEAD(freed_comms);
 
 /* Queues by context id; grows as contexts appear. */
 static struct lm_match **matches;
@@ -65,7 +73,7 @@ static int comm_setup(struct libmsg_comm *c, const char *name, int size,
 		      int rank, const int *world, uint32_t ctx)
 {
 	c->magic = LM_MAGIC_COMM;
-	c->name = name;
+	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->size = size;
 	c->rank = rank;
 	c->world = world;
@@ -78,6 +86,7 @@ static int comm_setup(struct libmsg_comm *c, const char *name, int size,
 
 int lm_comm_init(void)
 {
+	lm_ctx_init();
 	self_world[0] = (int)lm.job.rank;
 	if (comm_setup(&libmsg_comm_world, "MPI_COMM_WORLD", (int)lm.job.nranks,
 		       (int)lm.job.rank, NULL, LM_CTX_WORLD))
@@ -86,20 +95,143 @@ int lm_comm_init(void)
 			  LM_CTX_SELF);
 }
 
-static void free_match(struct lm_match *m, void *arg)
+static int is_identity(int size, const int *world)
+{
+	int r;
+
+	if (size != (int)lm.job.nranks)
+		return 0;
+	for (r = 0; r < size; r++)
+		if (world[r] != r)
+			return 0;
+	return 1;
+}
+
+struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
+				const int *world, uint32_t ctx)
+{
+	struct libmsg_comm *c = calloc(1, sizeof(*c));
+	int n = (int)lm.job.nranks, r, *local;
+
+	if (!c)
+		return NULL;
+	CDS_INIT_LIST_HEAD(&c->link);
+	if (world && !is_identity(size, world)) {
+		/* world[] then local[]: both directions in O(1). */
+		c->maps = malloc(((size_t)size + (size_t)n) * sizeof(int));
+		if (!c->maps) {
+			free(c);
+			return NULL;
+		}
+		memcpy(c->maps, world, (size_t)size * sizeof(int));
+		local = c->maps + size;
+		for (r = 0; r < n; r++)
+			local[r] = -1;
+		for (r = 0; r < size; r++)
+			local[world[r]] = r;
+		c->local = local;
+	}
+	if (comm_setup(c, "", size, 0, c->maps, ctx)) {
+		lm_comm_discard(c);
+		return NULL;
+	}
+	c->rank = lm_comm_local(c, (int)lm.job.rank);
+	c->errh = parent->errh;
+	return c;
+}
+
+void lm_comm_register(struct libmsg_comm *c)
+{
+	lm_ctx_take(c->ctx);
+	cds_list_add_tail(&c->link, &live_comms);
+}
+
+void lm_comm_discard(struct libmsg_comm *c)
+{
+	c->magic = 0;
+	free(c->maps);
+	free(c);
+}
+
+/* Is a send on context ctx (either of a communicator's) still going? */
+static int sending_on(uint32_t ctx)
+{
+	struct libmsg_request *req;
+	uint32_t d;
+
+	for (d = 0; d < lm.job.nranks; d++)
+		cds_list_for_each_entry(req, &lm.pending[d], link)
+			if ((req->ctx & ~1U) == ctx)
+				return 1;
+	cds_list_for_each_entry(req, &lm.inflight, link)
+		if ((req->ctx & ~1U) == ctx)
+			return 1;
+	return 0;
+}
+
+static int comm_busy(const struct libmsg_comm *c)
+{
+	return !cds_list_empty(&c->p2p->posted) ||
+		!cds_list_empty(&c->coll->posted) || sending_on(c->ctx);
+}
+
+/*
+ * Messages nobody received (the program sent more than it received)
+ * must not meet the next communicator that gets this context id.
+ */
+static void drop_unexpected(struct lm_match *m)
 {
 	struct libmsg_message *msg, *tmp;
 
-	(void)arg;
 	cds_list_for_each_entry_safe(msg, tmp, &m->unexpected, link) {
 		cds_list_del(&msg->link);
 		lm_message_free(msg);
 	}
+}
+
+static void comm_release(struct libmsg_comm *c)
+{
+	cds_list_del(&c->link);
+	drop_unexpected(c->p2p);
+	drop_unexpected(c->coll);
+	lm_ctx_release(c->ctx);
+	lm_comm_discard(c);
+}
+
+void lm_comm_reap(void)
+{
+	struct libmsg_comm *c, *t;
+
+	cds_list_for_each_entry_safe(c, t, &freed_comms, link)
+		if (!comm_busy(c))
+			comm_release(c);
+}
+
+static void free_match(struct lm_match *m, void *arg)
+{
+	(void)arg;
+	drop_unexpected(m);
 	free(m);
+}
+
+static void drop_comms(struct cds_list_head *list)
+{
+	struct libmsg_comm *c, *t;
+
+	cds_list_for_each_entry_safe(c, t, list, link) {
+		cds_list_del(&c->link);
+		lm_attr_drop(c);
+		lm_comm_discard(c);
+	}
 }
 
 void lm_comm_fini(void)
 {
+	drop_comms(&live_comms);
+	drop_comms(&freed_comms);
+	lm_attr_drop(&libmsg_comm_world);
+	lm_attr_drop(&libmsg_comm_self);
+	lm_attr_fini();
 	lm_match_each(free_match, NULL);
 	free(matches);
 	matches = NULL;
@@ -114,6 +246,8 @@ int lm_comm_local(const struct libmsg_comm *comm, int w)
 
 	if (!comm->world)
 		return w;
+	if (comm->local)
+		return comm->local[w];
 	for (r = 0; r < comm->size; r++)
 		if (comm->world[r] == w)
 			return r;
@@ -154,35 +288,105 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 	return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
-		      int *flag)
+int MPI_Comm_free(MPI_Comm *comm)
 {
-	static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL,
-		io = MPI_ANY_SOURCE, wtime_global = 1;
-	int err = lm_check_comm(comm, "MPI_Comm_get_attr");
+	struct libmsg_comm *c;
+	int err;
+
+	if (!comm)
+		return lm_error(NULL, "MPI_Comm_free", MPI_ERR_ARG, "comm is NULL");
+	err = lm_check_comm(*comm, "MPI_Comm_free");
+	if (err)
+		return err;
+	c = *comm;
+	if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
+		return lm_error(c, "MPI_Comm_free", MPI_ERR_COMM,
+				"%s is predefined and cannot be freed", c->name);
+	err = lm_attr_delete_all(c, "MPI_Comm_free");
+	if (err)
+		return err;
+	c->magic = 0;
+	*comm = MPI_COMM_NULL;
+	cds_list_del(&c->link);
+	cds_list_add_tail(&c->link, &freed_comms);
+	lm_comm_reap();
+	return MPI_SUCCESS;
+}
+
+/* Same processes in any order? (sizes are equal) */
+static int same_members(const struct libmsg_comm *a,
+			const struct libmsg_comm *b)
+{
+	int r;
+
+	for (r = 0; r < a->size; r++)
+		if (lm_comm_local(b, lm_comm_world(a, r)) < 0)
+			return 0;
+	return 1;
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+	int r, err = lm_check_comm(comm1, "MPI_Comm_compare");
+
+	if (!err)
+		err = lm_check_comm(comm2, "MPI_Comm_compare");
+	if (err)
+		return err;
+	if (!result)
+		return lm_error(comm1, "MPI_Comm_compare", MPI_ERR_ARG,
+				"result is NULL");
+	if (comm1 == comm2) {
+		*result = MPI_IDENT;
+		return MPI_SUCCESS;
+	}
+	*result = MPI_UNEQUAL;
+	if (comm1->size != comm2->size || !same_members(comm1, comm2))
+		return MPI_SUCCESS;
+	*result = MPI_CONGRUENT;
+	for (r = 0; r < comm1->size; r++)
+		if (lm_comm_world(comm1, r) != lm_comm_world(comm2, r))
+			*result = MPI_SIMILAR;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+	int err = lm_check_comm(comm, "MPI_Comm_test_inter");
 
 	if (err)
 		return err;
-	if (!attribute_val || !flag)
-		return lm_error(comm, "MPI_Comm_get_attr", MPI_ERR_ARG,
-				"attribute_val or flag is NULL");
-	*flag = 1;
-	switch (keyval) {
-	case MPI_TAG_UB:
-		*(int **)attribute_val = &tag_ub;
-		break;
-	case MPI_HOST:
-		*(int **)attribute_val = &host;
-		break;
-	case MPI_IO:
-		*(int **)attribute_val = &io;
-		break;
-	case MPI_WTIME_IS_GLOBAL:
-		*(int **)attribute_val = &wtime_global;
-		break;
-	default:
-		*flag = 0;
-		break;
-	}
+	if (!flag)
+		return lm_error(comm, "MPI_Comm_test_inter", MPI_ERR_ARG,
+				"flag is NULL");
+	*flag = 0;	/* only intracommunicators exist */
+	return MPI_SUCCESS;
+}
+
+/* Names are local: longer ones are cut to MPI_MAX_OBJECT_NAME - 1. */
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+	int err = lm_check_comm(comm, "MPI_Comm_set_name");
+
+	if (err)
+		return err;
+	if (!comm_name)
+		return lm_error(comm, "MPI_Comm_set_name", MPI_ERR_ARG,
+				"comm_name is NULL");
+	snprintf(comm->name, sizeof(comm->name), "%s", comm_name);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+	int err = lm_check_comm(comm, "MPI_Comm_get_name");
+
+	if (err)
+		return err;
+	if (!comm_name || !resultlen)
+		return lm_error(comm, "MPI_Comm_get_name", MPI_ERR_ARG,
+				"comm_name or resultlen is NULL");
+	strcpy(comm_name, comm->name);
+	*resultlen = (int)strlen(comm_name);
 	return MPI_SUCCESS;
 }

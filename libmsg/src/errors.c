@@ -46,6 +46,7 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
 	[MPI_ERR_UNSUPPORTED_OPERATION] =
 		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
+	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
 };
 

@@ -169,7 +169,13 @@ static void finalize_barrier(void)
 
 int MPI_Finalize(void)
 {
+	int err;
+
 	lm_check_init("MPI_Finalize");
+	/* MPI: first the equivalent of freeing MPI_COMM_SELF's attributes. */
+	err = lm_attr_delete_all(MPI_COMM_SELF, "MPI_Finalize");
+	if (err)
+		return err;
 	/* Sends still queued or waiting for their receiver must finish. */
 	while (lm.npending || !cds_list_empty(&lm.inflight))
 		lm_progress_block();

@@ -4,7 +4,8 @@
  * others and with point-to-point traffic on the same communicator
  * (same tags, wildcards), completed by MPI_Test alone, each result
  * equal to what the blocking call computes; collectives on
- * MPI_COMM_SELF in the middle; and the argument errors of the
+ * MPI_COMM_SELF in the middle; collectives on duplicated and split
+ * communicators in flight together; and the argument errors of the
  * collective calls, with their classes.
  */
 #include "test.h"
@@ -285,12 +286,51 @@ static void op_freed_early(void)
 		      "user-op allreduce [%d] = %lld", i, y[i]);
 }
 
+/*
+ * Collectives on several communicators at once: two duplicates of
+ * WORLD and an even/odd split, all in flight together with one on
+ * WORLD, completed in reverse order of starting.
+ */
+static void many_comms(void)
+{
+	MPI_Comm d1, d2, half;
+	MPI_Request r[5];
+	long long x = t_rank + 1, y[5] = { 0 }, hsum = 0;
+	int i, bc[64];
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d1));
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d2));
+	MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, t_rank % 2, -t_rank, &half));
+	for (i = 0; i < 64; i++)
+		bc[i] = t_rank == 0 ? i * 5 : -1;
+	MPI_OK(MPI_Iallreduce(&x, &y[0], 1, MPI_LONG_LONG, MPI_SUM, d1, &r[0]));
+	MPI_OK(MPI_Iallreduce(&x, &y[1], 1, MPI_LONG_LONG, MPI_MAX, d2, &r[1]));
+	MPI_OK(MPI_Iallreduce(&x, &y[2], 1, MPI_LONG_LONG, MPI_SUM, half, &r[2]));
+	MPI_OK(MPI_Iallreduce(&x, &y[3], 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD,
+			      &r[3]));
+	MPI_OK(MPI_Ibcast(bc, 64, MPI_INT, 0, d1, &r[4]));
+	for (i = 4; i >= 0; i--)
+		MPI_OK(MPI_Wait(&r[i], MPI_STATUS_IGNORE));
+	for (i = t_rank % 2; i < t_size; i += 2)
+		hsum += i + 1;
+	CHECK(y[0] == (long long)t_size * (t_size + 1) / 2, "dup 1 sum %lld", y[0]);
+	CHECK(y[1] == t_size, "dup 2 max %lld", y[1]);
+	CHECK(y[2] == hsum, "split sum %lld, want %lld", y[2], hsum);
+	CHECK(y[3] == 1, "world min %lld", y[3]);
+	for (i = 0; i < 64; i++)
+		CHECK(bc[i] == i * 5, "bcast on a dup [%d] = %d", i, bc[i]);
+	MPI_OK(MPI_Comm_free(&half));
+	MPI_OK(MPI_Comm_free(&d2));
+	MPI_OK(MPI_Comm_free(&d1));
+}
+
 int main(int argc, char **argv)
 {
 	t_init(&argc, &argv);
 	CHECK(t_size <= 16, "at most 16 ranks");
 	overlap();
 	op_freed_early();
+	many_comms();
 	errors();
 	return t_done();
 }

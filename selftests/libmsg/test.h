@@ -103,6 +103,16 @@ static inline int t_partner(void)
 	return p < t_size ? p : t_rank;
 }
 
+/* err must be an error of class cls (the call failed for that reason). */
+#define T_EXPECT(err, cls, ...) do {					\
+	int _te = (err), _tc = -1;					\
+	char _tw[200];							\
+	snprintf(_tw, sizeof(_tw), __VA_ARGS__);			\
+	CHECK(_te != MPI_SUCCESS, "%s succeeded", _tw);			\
+	MPI_OK(MPI_Error_class(_te, &_tc));				\
+	CHECK(_tc == (cls), "%s: class %d, expected %d", _tw, _tc, (cls)); \
+} while (0)
+
 static inline int t_done(void)
 {
 	MPI_OK(MPI_Finalize());

@@ -24,10 +24,15 @@ FIXTURE_SETUP(fault)
 	self->pid = -1;
 	self->ready[0] = self->ready[1] = -1;
 	self->x.job.owner = -1;
+	self->x.pin_cache = 0;
 	MC_REQUIRE_DEVICE();
 	if (!mc_debugfs_present())
 		SKIP(return, "%s absent: is debugfs mounted?", MC_DEBUGFS);
 	ASSERT_EQ(0, mc_stat("pinned_pages"));
+	self->x.pin_cache = xf_pin_cache_off();
+	if (self->x.pin_cache == -EACCES)
+		SKIP(return, "needs root to turn the pin cache off");
+	ASSERT_LE(0, self->x.pin_cache);
 	ASSERT_EQ(0, pipe(self->ready));
 	ASSERT_EQ(0, mc_job_create(&self->x.job, 3, 4096));
 	self->x.n = 3;

@@ -21,14 +21,73 @@ struct xf {
 	struct mc_job job;
 	int n;
 	struct mpichan_ep e[XF_MAX_RANKS];
+	long pin_cache;		/* pin_cache_entries to restore, or <= 0 */
 };
+
+/* ---- module parameters ------------------------------------------------ */
+
+#define XF_PARAMS	"/sys/module/mpichan/parameters/"
+
+/* A parameter of the loaded module, or -errno. */
+static inline long xf_param(const char *name)
+{
+	char path[128], buf[32];
+	int ret;
+
+	snprintf(path, sizeof(path), XF_PARAMS "%s", name);
+	ret = mc_read_file(path, buf, sizeof(buf));
+	return ret < 0 ? ret : strtol(buf, NULL, 10);
+}
+
+static inline int xf_set_param(const char *name, long v)
+{
+	char path[128], buf[32];
+	int fd, n, ret = 0;
+
+	snprintf(path, sizeof(path), XF_PARAMS "%s", name);
+	n = snprintf(buf, sizeof(buf), "%ld\n", v);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, buf, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The suites that count the pages of each transfer turn the pin cache
+ * off, since a cached send buffer stays pinned after its send
+ * (pincache_test covers the cache): the value to restore, 0 when there
+ * is nothing to restore, or -errno.
+ */
+static inline long xf_pin_cache_off(void)
+{
+	long was = xf_param("pin_cache_entries");
+	int ret;
+
+	if (was == -ENOENT || was == 0)
+		return 0;	/* a module without the cache, or off */
+	if (was < 0)
+		return was;
+	ret = xf_set_param("pin_cache_entries", 0);
+	return ret ? ret : was;
+}
+
+static inline void xf_pin_cache_restore(long was)
+{
+	if (was > 0)
+		xf_set_param("pin_cache_entries", was);
+}
 
 /* Create a job of n ranks and attach all of them here: 0 or -errno. */
 static inline int xf_open(struct xf *x, int n)
 {
+	long pin_cache = x->pin_cache;	/* the fixture's */
 	int r, ret;
 
 	memset(x, 0, sizeof(*x));
+	x->pin_cache = pin_cache;
 	x->job.owner = -1;
 	for (r = 0; r < XF_MAX_RANKS; r++)
 		x->e[r].fd = -1;
@@ -54,19 +113,33 @@ static inline void xf_close(struct xf *x)
 	mc_job_close_owner(&x->job);
 }
 
-/* In a fixture setup: module and debugfs present, nothing pinned. */
+/*
+ * In a fixture setup: module and debugfs present, nothing pinned, the
+ * pin cache off (see xf_pin_cache_off()).
+ */
 #define XF_SETUP(x, n) do {						\
+	long was_;							\
 	(x)->job.owner = -1;						\
+	(x)->pin_cache = 0;						\
 	MC_REQUIRE_DEVICE();						\
 	if (!mc_debugfs_present())					\
 		SKIP(return, "%s absent: is debugfs mounted?", MC_DEBUGFS); \
 	ASSERT_EQ(0, mc_stat("pinned_pages"));				\
+	was_ = xf_pin_cache_off();					\
+	if (was_ == -EACCES)						\
+		SKIP(return, "needs root to turn the pin cache off");	\
+	ASSERT_LE(0, was_);						\
+	(x)->pin_cache = was_;						\
 	ASSERT_EQ(0, xf_open((x), (n)));				\
 } while (0)
 
-/* In a fixture teardown: close everything; no pinned page may remain. */
+/*
+ * In a fixture teardown: close everything; no pinned page may remain;
+ * the pin cache as it was.
+ */
 #define XF_TEARDOWN(x) do {						\
 	xf_close(x);							\
+	xf_pin_cache_restore((x)->pin_cache);				\
 	if (!_metadata->skip)						\
 		EXPECT_EQ(0, mc_stat("pinned_pages"));			\
 } while (0)

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Creating intracommunicators: Comm_dup (and idup, dup_with_info),
+ * Comm_split (and split_type), Comm_create, Comm_create_group.
+ *
+ * Each agrees on a context id over a communicator that holds all the
+ * new communicator's processes (ctxid.c) and builds the rank map
+ * locally: dup and create from what every process already knows,
+ * split from an MPI_Allgather of (colour, key).  A new communicator
+ * inherits its parent's error handler; dup also copies attributes
+ * through their copy callbacks.  Names are not inherited.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lm.h"
+
+static int check_out(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
+{
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (!newcomm)
+		return lm_error(comm, fn, MPI_ERR_ARG, "newcomm is NULL");
+	return MPI_SUCCESS;
+}
+
+/* The communicator of world[] on ctx, registered; or an error. */
+static int make(MPI_Comm parent, const char *fn, int size, const int *world,
+		uint32_t ctx, MPI_Comm *newcomm)
+{
+	struct libmsg_comm *c = lm_comm_new(parent, size, world, ctx);
+
+	if (!c)
+		return lm_error(parent, fn, MPI_ERR_NO_MEM,
+				"no memory for a communicator of %d", size);
+	lm_comm_register(c);
+	*newcomm = c;
+	return MPI_SUCCESS;
+}
+
+static int comm_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
+{
+	struct libmsg_comm *c;
+	uint32_t ctx;
+	int err = check_out(comm, fn, newcomm);
+
+	if (err)
+		return err;
+	*newcomm = MPI_COMM_NULL;
+	err = lm_ctx_agree(comm, fn, &ctx);
+	if (err)
+		return err;
+	c = lm_comm_new(comm, comm->size, comm->world, ctx);
+	if (!c)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM,
+				"no memory for a communicator of %d", comm->size);
+	err = lm_attr_copy(comm, c, fn);
+	if (err) {
+		lm_attr_drop(c);
+		lm_comm_discard(c);
+		return err;
+	}
+	lm_comm_register(c);
+	*newcomm = c;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return comm_dup(comm, "MPI_Comm_dup", newcomm);
+}
+
+/* Info hints are optional in MPI; none is understood, all are ignored. */
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	(void)info;
+	return comm_dup(comm, "MPI_Comm_dup_with_info", newcomm);
+}
+
+/*
+ * The duplicate is made at once (a blocking agreement), so the request
+ * is complete when returned.  A truly nonblocking agreement would have
+ * to keep this process's free ids out of every other creation until it
+ * completes; waiting is simpler and every correct program still runs,
+ * since a blocked process keeps progressing its other messages.
+ */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	struct libmsg_request *r;
+	int err;
+
+	if (!request) {
+		lm_check_init("MPI_Comm_idup");
+		return lm_error(comm, "MPI_Comm_idup", MPI_ERR_REQUEST,
+				"request is NULL");
+	}
+	*request = MPI_REQUEST_NULL;
+	err = comm_dup(comm, "MPI_Comm_idup", newcomm);
+	if (err)
+		return err;
+	r = lm_req_alloc(LM_REQ_COLL);	/* a collective: not cancellable */
+	r->comm = comm;
+	r->done = 1;
+	*request = r;
+	return MPI_SUCCESS;
+}
+
+struct member {
+	int key;
+	int rank;	/* in the parent */
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->rank - y->rank;
+}
+
+/*
+ * The world ranks of colour's members ordered by (key, parent rank),
+ * from the gathered (colour, key) pairs; n set.  NULL: no memory.
+ */
+static int *split_members(MPI_Comm comm, const int *pairs, int color, int *n)
+{
+	struct member *m = malloc((size_t)comm->size * sizeof(*m));
+	int *world = malloc((size_t)comm->size * sizeof(int));
+	int r, k = 0;
+
+	if (!m || !world) {
+		free(m);
+		free(world);
+		return NULL;
+	}
+	for (r = 0; r < comm->size; r++) {
+		if (pairs[2 * r] != color)
+			continue;
+		m[k].key = pairs[2 * r + 1];
+		m[k].rank = r;
+		k++;
+	}
+	qsort(m, (size_t)k, sizeof(*m), by_key);
+	for (r = 0; r < k; r++)
+		world[r] = lm_comm_world(comm, m[r].rank);
+	free(m);
+	*n = k;
+	return world;
+}
+
+static int split(MPI_Comm comm, const char *fn, int color, int key,
+		 MPI_Comm *newcomm)
+{
+	int mine[2] = { color, key }, *pairs, *world = NULL, n = 0, err;
+	uint32_t ctx;
+
+	err = check_out(comm, fn, newcomm);
+	if (err)
+		return err;
+	if (color < 0 && color != MPI_UNDEFINED)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"color %d is negative (and not MPI_UNDEFINED)", color);
+	*newcomm = MPI_COMM_NULL;
+	pairs = malloc(2 * (size_t)comm->size * sizeof(int));
+	if (!pairs)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	err = MPI_Allgather(mine, 2, MPI_INT, pairs, 2, MPI_INT, comm);
+	if (!err)
+		err = lm_ctx_agree(comm, fn, &ctx);
+	if (!err && color != MPI_UNDEFINED) {
+		world = split_members(comm, pairs, color, &n);
+		err = world ? make(comm, fn, n, world, ctx, newcomm) :
+			lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
+	free(world);
+	free(pairs);
+	return err;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	return split(comm, "MPI_Comm_split", color, key, newcomm);
+}
+
+/* All ranks of a job share one machine: SHARED keeps them all. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+			MPI_Info info, MPI_Comm *newcomm)
+{
+	static const char fn[] = "MPI_Comm_split_type";
+	int err = check_out(comm, fn, newcomm);
+
+	(void)info;
+	if (err)
+		return err;
+	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"split_type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+				split_type);
+	return split(comm, fn, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
+		     key, newcomm);
+}
+
+/* group must be a subgroup of comm's group. */
+static int check_subgroup(MPI_Comm comm, const char *fn, MPI_Group group)
+{
+	int r, err = lm_check_group(group, fn);
+
+	if (err)
+		return err;
+	for (r = 0; r < group->size; r++)
+		if (lm_comm_local(comm, group->world[r]) < 0)
+			return lm_error(comm, fn, MPI_ERR_GROUP,
+					"rank %d of the group (world rank %d) is not in the communicator",
+					r, group->world[r]);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	static const char fn[] = "MPI_Comm_create";
+	uint32_t ctx;
+	int err = check_out(comm, fn, newcomm);
+
+	if (!err)
+		err = check_subgroup(comm, fn, group);
+	if (err)
+		return err;
+	*newcomm = MPI_COMM_NULL;
+	/* Collective over comm: every process takes part in the agreement. */
+	err = lm_ctx_agree(comm, fn, &ctx);
+	if (err || group->rank == MPI_UNDEFINED)
+		return err;
+	return make(comm, fn, group->size, group->world, ctx, newcomm);
+}
+
+/*
+ * MPI_Comm_create_group is collective over the group alone, so the
+ * agreement cannot run over comm.  It runs over a temporary
+ * communicator of the group's processes, built locally (every member
+ * has the same group), on the reserved context LM_CTX_AGREE, with the
+ * user's tag as its collective tag.  The reserved context keeps the
+ * agreement apart from all other traffic: user messages on comm (which
+ * use the whole tag range) and comm's own collectives (which other
+ * processes of comm may run at the same time).  Two agreements of
+ * different groups can only meet in a pair of processes in both; those
+ * two run their collective calls in the same order (MPI's rule for
+ * collectives), each agreement moves a fixed number of messages between
+ * them, and one sender's messages arrive in order, so even equal tags
+ * keep them apart; the user's tag (MPI's way to tell concurrent calls
+ * apart) separates them further.  The alternative, point-to-point on
+ * comm's collective context, would share that context's tags with
+ * comm's collectives.
+ */
+static int agree_in_group(MPI_Comm comm, const char *fn, MPI_Group group,
+			  int tag, uint32_t *ctx)
+{
+	struct libmsg_comm *tmp = lm_comm_new(comm, group->size, group->world,
+					      LM_CTX_AGREE);
+	int err;
+
+	if (!tmp)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	tmp->coll_seq = (uint32_t)tag;	/* its collective's tag */
+	err = lm_ctx_agree(tmp, fn, ctx);
+	lm_comm_discard(tmp);
+	return err;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+			  MPI_Comm *newcomm)
+{
+	static const char fn[] = "MPI_Comm_create_group";
+	uint32_t ctx;
+	int err = check_out(comm, fn, newcomm);
+
+	if (!err)
+		err = check_subgroup(comm, fn, group);
+	if (err)
+		return err;
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
+	*newcomm = MPI_COMM_NULL;
+	if (group->rank == MPI_UNDEFINED)
+		return MPI_SUCCESS;	/* not a member: nothing to join */
+	err = agree_in_group(comm, fn, group, tag, &ctx);
+	if (err)
+		return err;
+	return make(comm, fn, group->size, group->world, ctx, newcomm);
+}
