@@ -384,6 +384,11 @@ void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 /* An info argument: MPI_INFO_NULL or a live info object. */
 int lm_check_info_arg(struct libmsg_comm *comm, MPI_Info info, const char *fn);
 
+/* ---- topo.c ---------------------------------------------------------------- */
+
+/* MPI_Finalize: release the topologies of communicators never freed. */
+void lm_topo_fini(void);
+
 /* ---- p2p.c ---------------------------------------------------------------- */
 
 int lm_check_buffer(const void *buf, int count, const char *fn,
