@@ -39,7 +39,7 @@ typedef struct libmsg_errhandler *MPI_Errhandler;
 typedef struct libmsg_message *MPI_Message;
 typedef struct libmsg_op *MPI_Op;
 typedef struct libmsg_group *MPI_Group;
-typedef struct libmsg_info *MPI_Info;	/* no info objects yet: hints */
+typedef struct libmsg_info *MPI_Info;
 
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -588,6 +588,174 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request);
+
+/* ---- Info objects ------------------------------------------------------ */
+
+extern struct libmsg_info libmsg_info_env;
+#define MPI_INFO_ENV		(&libmsg_info_env)
+
+/* Buffer sizes that hold any key or value with its NUL. */
+#define MPI_MAX_INFO_KEY	255
+#define MPI_MAX_INFO_VAL	1024
+
+#define MPI_ERR_INFO		28
+#define MPI_ERR_INFO_KEY	29
+#define MPI_ERR_INFO_VALUE	30
+#define MPI_ERR_INFO_NOKEY	31
+
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+		 int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+			  int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+
+/* ---- Process topologies ------------------------------------------------ */
+
+/* MPI_Topo_test results. */
+#define MPI_GRAPH		1
+#define MPI_CART		2
+#define MPI_DIST_GRAPH		3
+
+extern int libmsg_unweighted[1], libmsg_weights_empty[1];
+#define MPI_UNWEIGHTED		((int *)libmsg_unweighted)
+#define MPI_WEIGHTS_EMPTY	((int *)libmsg_weights_empty)
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Topo_test(MPI_Comm comm, int *status);
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+		    const int periods[], int reorder, MPI_Comm *comm_cart);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
+		 const int periods[], int *newrank);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
+		 int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+		   int *rank_dest);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+		     const int edges[], int reorder, MPI_Comm *comm_graph);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
+		  const int edges[], int *newrank);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+		  int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
+			int neighbors[]);
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+				   const int sources[],
+				   const int sourceweights[], int outdegree,
+				   const int destinations[],
+				   const int destweights[], MPI_Info info,
+				   int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+			  const int degrees[], const int destinations[],
+			  const int weights[], MPI_Info info, int reorder,
+			  MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+				   int *outdegree, int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+			     int sourceweights[], int maxoutdegree,
+			     int destinations[], int destweights[]);
+
+/* ---- One-sided communication: not supported ----------------------------- */
+/*
+ * Declared so that programs with one-sided code build; every call fails
+ * with MPI_ERR_UNSUPPORTED_OPERATION ("one-sided communication is not
+ * supported by libmsg").
+ */
+
+struct libmsg_win;
+typedef struct libmsg_win *MPI_Win;
+#define MPI_WIN_NULL		((MPI_Win)0)
+
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+
+#define MPI_LOCK_EXCLUSIVE	234
+#define MPI_LOCK_SHARED		235
+#define MPI_MODE_NOCHECK	1024
+#define MPI_MODE_NOSTORE	2048
+#define MPI_MODE_NOPUT		4096
+#define MPI_MODE_NOPRECEDE	8192
+#define MPI_MODE_NOSUCCEED	16384
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+		   MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+		     MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+			    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+			 int *disp_unit, void *baseptr);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int MPI_Put(const void *origin_addr, int origin_count,
+	    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	    int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
+	    MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count,
+		   MPI_Datatype origin_datatype, int target_rank,
+		   MPI_Aint target_disp, int target_count,
+		   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count,
+		       MPI_Datatype origin_datatype, void *result_addr,
+		       int result_count, MPI_Datatype result_datatype,
+		       int target_rank, MPI_Aint target_disp, int target_count,
+		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
+		     MPI_Datatype datatype, int target_rank,
+		     MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
+			 void *result_addr, MPI_Datatype datatype,
+			 int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank,
+	     MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	     int target_rank, MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count,
+		    MPI_Datatype origin_datatype, int target_rank,
+		    MPI_Aint target_disp, int target_count,
+		    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		    MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, void *result_addr,
+			int result_count, MPI_Datatype result_datatype,
+			int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype,
+			MPI_Op op, MPI_Win win, MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -39,7 +39,13 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal error",
 	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
 	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
+	[MPI_ERR_INFO] = "MPI_ERR_INFO: invalid info object",
+	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: invalid info key",
+	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: invalid info value",
+	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: key not in the info object",
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_UNSUPPORTED_OPERATION] =
+		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
 };

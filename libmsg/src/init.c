@@ -184,6 +184,7 @@ int MPI_Finalize(void)
 	lm_progress_fini();
 	lm_sched_cache_drop();
 	lm_comm_fini();
+	lm_topo_fini();
 	lm.job.t->close(&lm.job);
 	lm.finalized = 1;
 	return MPI_SUCCESS;

@@ -22,6 +22,7 @@
 #define LM_MAGIC_ERRH	0x45525248U	/* "ERRH" */
 #define LM_MAGIC_MSG	0x4d534721U	/* "MSG!" */
 #define LM_MAGIC_OP	0x4f504552U	/* "OPER" */
+#define LM_MAGIC_INFO	0x494e464fU	/* "INFO" */
 #define LM_MAGIC_GROUP	0x47525550U	/* "GRUP" */
 
 /* ---- Protocol: message kinds in the rings --------------------------- */
@@ -477,6 +478,16 @@ void lm_match_peer_dead(int w);
 void lm_message_free(struct libmsg_message *msg);
 void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 		   int tag, uint64_t bytes, int err);
+
+/* ---- info.c --------------------------------------------------------------- */
+
+/* An info argument: MPI_INFO_NULL or a live info object. */
+int lm_check_info_arg(struct libmsg_comm *comm, MPI_Info info, const char *fn);
+
+/* ---- topo.c ---------------------------------------------------------------- */
+
+/* MPI_Finalize: release the topologies of communicators never freed. */
+void lm_topo_fini(void);
 
 /* ---- p2p.c ---------------------------------------------------------------- */
 

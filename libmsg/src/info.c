@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Info objects (MPI-3.1 chapter 9): ordered (key, value) string pairs.
+ *
+ * Keys keep the position they were first set at, so MPI_Info_get_nthkey
+ * numbers them in the order of setting (a set of an existing key changes
+ * its value in place; a delete closes the gap).  A key has 1 to
+ * MPI_MAX_INFO_KEY - 1 characters and a value at most
+ * MPI_MAX_INFO_VAL - 1, so either always fits a buffer of the maximum
+ * size with its terminating NUL.  Keys and values are case sensitive.
+ *
+ * MPI_INFO_ENV describes how the process was started (filled when first
+ * used); it can be read and duplicated, not changed or freed.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lm.h"
+
+struct lm_info_entry {
+	char *key;
+	char *value;
+};
+
+struct libmsg_info {
+	uint32_t magic;
+	uint8_t predefined;	/* MPI_INFO_ENV */
+	uint8_t filled;		/* MPI_INFO_ENV: its entries are in */
+	int n, cap;
+	struct lm_info_entry *e;
+};
+
+struct libmsg_info libmsg_info_env = {
+	.magic = LM_MAGIC_INFO, .predefined = 1,
+};
+
+static struct libmsg_info *info_alloc(void)
+{
+	struct libmsg_info *info = calloc(1, sizeof(*info));
+
+	if (info)
+		info->magic = LM_MAGIC_INFO;
+	return info;
+}
+
+static void info_clear(struct libmsg_info *info)
+{
+	int i;
+
+	for (i = 0; i < info->n; i++) {
+		free(info->e[i].key);
+		free(info->e[i].value);
+	}
+	free(info->e);
+	info->e = NULL;
+	info->n = info->cap = 0;
+}
+
+static int info_find(const struct libmsg_info *info, const char *key)
+{
+	int i;
+
+	for (i = 0; i < info->n; i++)
+		if (!strcmp(info->e[i].key, key))
+			return i;
+	return -1;
+}
+
+/* Set key to value (both copied); -1 when out of memory. */
+static int info_put(struct libmsg_info *info, const char *key,
+		    const char *value)
+{
+	struct lm_info_entry *e;
+	char *v = strdup(value), *k;
+	int i = info_find(info, key);
+
+	if (!v)
+		return -1;
+	if (i >= 0) {
+		free(info->e[i].value);
+		info->e[i].value = v;
+		return 0;
+	}
+	if (info->n == info->cap) {
+		e = realloc(info->e, (size_t)(info->cap ? info->cap * 2 : 8) *
+			    sizeof(*e));
+		if (!e) {
+			free(v);
+			return -1;
+		}
+		info->e = e;
+		info->cap = info->cap ? info->cap * 2 : 8;
+	}
+	k = strdup(key);
+	if (!k) {
+		free(v);
+		return -1;
+	}
+	info->e[info->n].key = k;
+	info->e[info->n].value = v;
+	info->n++;
+	return 0;
+}
+
+/* The process's command line from /proc: argv[0] and the rest. */
+static void env_command(struct libmsg_info *info)
+{
+	char buf[MPI_MAX_INFO_VAL], args[MPI_MAX_INFO_VAL] = "";
+	size_t n, off, len;
+	FILE *f = fopen("/proc/self/cmdline", "r");
+
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	if (!n)
+		return;
+	info_put(info, "command", buf);
+	/* The arguments, separated by spaces (cut at the value limit). */
+	len = 0;
+	for (off = strlen(buf) + 1; off < n; off += strlen(buf + off) + 1) {
+		len += (size_t)snprintf(args + len, sizeof(args) - len, "%s%s",
+					len ? " " : "", buf + off);
+		if (len >= sizeof(args) - 1)
+			break;
+	}
+	info_put(info, "argv", args);
+}
+
+static void env_fill(struct libmsg_info *info)
+{
+	static const char *const levels[] = {
+		"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+		"MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE",
+	};
+	char buf[MPI_MAX_INFO_VAL];
+
+	info->filled = 1;
+	env_command(info);
+	snprintf(buf, sizeof(buf), "%u", (unsigned)lm.job.nranks);
+	info_put(info, "maxprocs", buf);
+	if (!gethostname(buf, sizeof(buf))) {
+		buf[sizeof(buf) - 1] = 0;
+		info_put(info, "host", buf);
+	}
+	if (getcwd(buf, sizeof(buf)))
+		info_put(info, "wdir", buf);
+	if (lm.thread_level >= 0 && lm.thread_level <= MPI_THREAD_MULTIPLE)
+		info_put(info, "thread_level", levels[lm.thread_level]);
+}
+
+/* info is a live info object (MPI_INFO_NULL is not), or an error. */
+static int check_info(MPI_Info info, const char *fn)
+{
+	lm_check_init(fn);
+	if (!info)
+		return lm_error(NULL, fn, MPI_ERR_INFO, "info is MPI_INFO_NULL");
+	if (info->magic != LM_MAGIC_INFO)
+		return lm_error(NULL, fn, MPI_ERR_INFO, "invalid info object");
+	if (info->predefined && !info->filled)
+		env_fill(info);
+	return MPI_SUCCESS;
+}
+
+/* An info argument of another call: MPI_INFO_NULL or a live object. */
+int lm_check_info_arg(struct libmsg_comm *comm, MPI_Info info, const char *fn)
+{
+	if (info && info->magic != LM_MAGIC_INFO)
+		return lm_error(comm, fn, MPI_ERR_INFO, "invalid info object");
+	return MPI_SUCCESS;
+}
+
+static int check_key(const char *key, const char *fn)
+{
+	size_t len;
+
+	if (!key)
+		return lm_error(NULL, fn, MPI_ERR_INFO_KEY, "key is NULL");
+	len = strnlen(key, MPI_MAX_INFO_KEY);
+	if (!len)
+		return lm_error(NULL, fn, MPI_ERR_INFO_KEY, "key is empty");
+	if (len >= MPI_MAX_INFO_KEY)
+		return lm_error(NULL, fn, MPI_ERR_INFO_KEY,
+				"key longer than %d characters",
+				MPI_MAX_INFO_KEY - 1);
+	return MPI_SUCCESS;
+}
+
+static int check_changeable(MPI_Info info, const char *fn)
+{
+	if (info->predefined)
+		return lm_error(NULL, fn, MPI_ERR_INFO,
+				"MPI_INFO_ENV cannot be changed");
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_create(MPI_Info *info)
+{
+	lm_check_init("MPI_Info_create");
+	if (!info)
+		return lm_error(NULL, "MPI_Info_create", MPI_ERR_ARG,
+				"info is NULL");
+	*info = info_alloc();
+	if (!*info)
+		return lm_error(NULL, "MPI_Info_create", MPI_ERR_NO_MEM,
+				"out of memory");
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+	static const char fn[] = "MPI_Info_set";
+	int err = check_info(info, fn);
+
+	if (!err)
+		err = check_changeable(info, fn);
+	if (!err)
+		err = check_key(key, fn);
+	if (err)
+		return err;
+	if (!value)
+		return lm_error(NULL, fn, MPI_ERR_INFO_VALUE, "value is NULL");
+	if (strnlen(value, MPI_MAX_INFO_VAL) >= MPI_MAX_INFO_VAL)
+		return lm_error(NULL, fn, MPI_ERR_INFO_VALUE,
+				"value of %s longer than %d characters", key,
+				MPI_MAX_INFO_VAL - 1);
+	if (info_put(info, key, value))
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory");
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_delete(MPI_Info info, const char *key)
+{
+	static const char fn[] = "MPI_Info_delete";
+	int err = check_info(info, fn), i;
+
+	if (!err)
+		err = check_changeable(info, fn);
+	if (!err)
+		err = check_key(key, fn);
+	if (err)
+		return err;
+	i = info_find(info, key);
+	if (i < 0)
+		return lm_error(NULL, fn, MPI_ERR_INFO_NOKEY,
+				"no key \"%s\" in the info object", key);
+	free(info->e[i].key);
+	free(info->e[i].value);
+	memmove(&info->e[i], &info->e[i + 1],
+		(size_t)(info->n - i - 1) * sizeof(info->e[0]));
+	info->n--;
+	return MPI_SUCCESS;
+}
+
+/* MPI-3.1: value receives at most valuelen characters and a NUL. */
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+		 int *flag)
+{
+	static const char fn[] = "MPI_Info_get";
+	int err = check_info(info, fn), i;
+	size_t len;
+
+	if (!err)
+		err = check_key(key, fn);
+	if (err)
+		return err;
+	if (valuelen < 0)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "valuelen %d is negative",
+				valuelen);
+	if (!value || !flag)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "value or flag is NULL");
+	i = info_find(info, key);
+	*flag = i >= 0;
+	if (i < 0)
+		return MPI_SUCCESS;
+	len = strlen(info->e[i].value);
+	if (len > (size_t)valuelen)
+		len = (size_t)valuelen;
+	memcpy(value, info->e[i].value, len);
+	value[len] = 0;
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+			  int *flag)
+{
+	static const char fn[] = "MPI_Info_get_valuelen";
+	int err = check_info(info, fn), i;
+
+	if (!err)
+		err = check_key(key, fn);
+	if (err)
+		return err;
+	if (!valuelen || !flag)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "valuelen or flag is NULL");
+	i = info_find(info, key);
+	*flag = i >= 0;
+	if (i >= 0)
+		*valuelen = (int)strlen(info->e[i].value);
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+	int err = check_info(info, "MPI_Info_get_nkeys");
+
+	if (err)
+		return err;
+	if (!nkeys)
+		return lm_error(NULL, "MPI_Info_get_nkeys", MPI_ERR_ARG,
+				"nkeys is NULL");
+	*nkeys = info->n;
+	return MPI_SUCCESS;
+}
+
+/* key must hold MPI_MAX_INFO_KEY characters (with the NUL). */
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+	static const char fn[] = "MPI_Info_get_nthkey";
+	int err = check_info(info, fn);
+
+	if (err)
+		return err;
+	if (n < 0 || n >= info->n)
+		return lm_error(NULL, fn, MPI_ERR_ARG,
+				"key number %d not in 0..%d", n, info->n - 1);
+	if (!key)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "key is NULL");
+	strcpy(key, info->e[n].key);
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+	static const char fn[] = "MPI_Info_dup";
+	struct libmsg_info *dup;
+	int err = check_info(info, fn), i;
+
+	if (err)
+		return err;
+	if (!newinfo)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "newinfo is NULL");
+	dup = info_alloc();
+	if (!dup)
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory");
+	for (i = 0; i < info->n; i++) {
+		if (info_put(dup, info->e[i].key, info->e[i].value)) {
+			info_clear(dup);
+			free(dup);
+			return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory");
+		}
+	}
+	*newinfo = dup;
+	return MPI_SUCCESS;
+}
+
+int MPI_Info_free(MPI_Info *info)
+{
+	static const char fn[] = "MPI_Info_free";
+	int err;
+
+	lm_check_init(fn);
+	if (!info)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "info is NULL");
+	err = check_info(*info, fn);
+	if (err)
+		return err;
+	if ((*info)->predefined)
+		return lm_error(NULL, fn, MPI_ERR_INFO,
+				"MPI_INFO_ENV cannot be freed");
+	info_clear(*info);
+	(*info)->magic = 0;
+	free(*info);
+	*info = MPI_INFO_NULL;
+	return MPI_SUCCESS;
+}
