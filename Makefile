@@ -6,6 +6,9 @@
 # make check-debug the VM tests under a debug kernel (KASAN, lockdep,
 #                 kmemleak, fault injection), built once and cached
 # make run        build and run the example job over /dev/mpichan
+# make bench-mpi  build, then MPI-level latency, bandwidth and CPU use of
+#                 libmsg (device and fallback), Open MPI and MPICH in one
+#                 VM boot (tools/bench/run-mpi)
 # make lint       checkpatch and sparse over the module and the uapi
 # make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
 
@@ -20,7 +23,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools libmsg examples check check-debug run lint clean ksrc deps
+.PHONY: all module user selftests tools libmsg examples check check-debug run bench-mpi lint clean ksrc deps
 
 all: module user
 
@@ -45,9 +48,10 @@ selftests: ksrc libmsg
 	$(MAKE) -C selftests/mpichan OUT=$(BUILD)/selftests/mpichan
 	@if [ -f selftests/libmsg/Makefile ]; then $(MAKE) -C selftests/libmsg OUT=$(BUILD)/selftests/libmsg; fi
 
-tools:
+tools: libmsg
 	$(MAKE) -C tools/raw OUT=$(BUILD)/tools
 	$(MAKE) -C tools/fuzz OUT=$(BUILD)/tools
+	$(MAKE) -C tools/bench OUT=$(BUILD)/bench
 
 check:
 	tools/check
@@ -57,6 +61,9 @@ check-debug:
 
 run:
 	tools/run-example
+
+bench-mpi: all
+	tools/bench/run-mpi
 
 lint: ksrc module
 	tools/lint
