@@ -77,6 +77,10 @@ struct lm_coll_args {
 	uint64_t esize;			/* reductions: element bytes (0: dt's size) */
 	uint64_t bytes;			/* what selects the algorithm */
 	int in_place;
+	/* Neighbourhood collectives: receive from in[], send to out[]. */
+	const int *in, *out;
+	int indeg, outdeg;
+	int cart;			/* in[] pairs down/up per dimension */
 };
 
 typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
@@ -132,6 +136,10 @@ struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm);
 /* Build s with the selected algorithm and run it (request NULL: block). */
 int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request);
+
+/* Build s with algo and run it: lm_coll_start without the selection. */
+int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
+		struct lm_coll_args *a, MPI_Request *request);
 
 /* ---- coll_dt.c: datatypes in collectives ---------------------------------- */
 
@@ -258,5 +266,7 @@ LM_ALGO(lm_scan_recursive_doubling);
 LM_ALGO(lm_scan_linear);
 LM_ALGO(lm_exscan_recursive_doubling);
 LM_ALGO(lm_exscan_linear);
+/* coll_neighbor.c */
+LM_ALGO(lm_neighbor_exchange);
 
 #endif /* LIBMSG_COLL_H */

@@ -87,9 +87,14 @@ struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm)
 int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request)
 {
+	return lm_coll_run(s, lm_coll_select(c, s->comm, a), fn, a, request);
+}
+
+int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
+		struct lm_coll_args *a, MPI_Request *request)
+{
 	struct libmsg_comm *comm = s->comm;
 	struct libmsg_request r, *req;
-	lm_algo_fn algo = lm_coll_select(c, comm, a);
 	int err;
 
 	s->dt = a->dt;

@@ -425,3 +425,58 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	return lm_topo_comm(comm, fn, color, key, sub, newcomm);
 }
+
+/* ---- Neighbourhoods ---------------------------------------------------------- */
+
+/* First edge and number of edges of rank in a graph topology. */
+static void graph_edges(const struct lm_topo *t, int rank, int *first, int *n)
+{
+	*first = rank ? t->index[rank - 1] : 0;
+	*n = t->index[rank] - *first;
+}
+
+void lm_topo_degrees(const struct lm_topo *t, int rank, int *indeg,
+		     int *outdeg)
+{
+	int first;
+
+	switch (t->kind) {
+	case MPI_CART:
+		*indeg = *outdeg = 2 * t->ndims;
+		break;
+	case MPI_GRAPH:
+		graph_edges(t, rank, &first, indeg);
+		*outdeg = *indeg;
+		break;
+	default:
+		*indeg = t->indegree;
+		*outdeg = t->outdegree;
+	}
+}
+
+void lm_topo_neighbours(const struct lm_topo *t, int rank, int in[],
+			int out[])
+{
+	int i, first, n, stride = 1;
+
+	switch (t->kind) {
+	case MPI_CART:
+		for (i = t->ndims - 1; i >= 0; i--) {
+			in[2 * i] = shift_one(t, rank, i, stride, -1);
+			in[2 * i + 1] = shift_one(t, rank, i, stride, 1);
+			out[2 * i] = in[2 * i];
+			out[2 * i + 1] = in[2 * i + 1];
+			stride *= t->dims[i];
+		}
+		break;
+	case MPI_GRAPH:
+		graph_edges(t, rank, &first, &n);
+		memcpy(in, t->edges + first, (size_t)n * sizeof(int));
+		memcpy(out, t->edges + first, (size_t)n * sizeof(int));
+		break;
+	default:
+		memcpy(in, t->sources, (size_t)t->indegree * sizeof(int));
+		memcpy(out, t->destinations,
+		       (size_t)t->outdegree * sizeof(int));
+	}
+}

@@ -45,4 +45,20 @@ int lm_topo_comm(struct libmsg_comm *comm, const char *fn, int color, int key,
  */
 struct lm_topo *lm_topo_get(MPI_Comm comm, const char *fn, int kind, int *err);
 
+/*
+ * The neighbourhood of `rank` for the neighbourhood collectives
+ * (MPI-3.1 section 7.6): *indeg sources and *outdeg destinations.
+ */
+void lm_topo_degrees(const struct lm_topo *t, int rank, int *indeg,
+		     int *outdeg);
+/*
+ * Fill in[] and out[] (room for the degrees above) in the standard's
+ * order: a graph's neighbours as listed; a distributed graph's sources
+ * and destinations as given; a Cartesian topology's, for each dimension,
+ * the rank one step down, then one step up (MPI_PROC_NULL off the end
+ * of a non-periodic dimension), for both lists.
+ */
+void lm_topo_neighbours(const struct lm_topo *t, int rank, int in[],
+			int out[]);
+
 #endif /* LIBMSG_TOPO_H */
