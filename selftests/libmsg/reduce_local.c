@@ -50,7 +50,7 @@ struct p_ldouble { long double val; int loc; };
 	  sizeof(((S *)0)->val) }
 
 static const struct type types[] = {
-	INT_T(MPI_CHAR, char, G_NONE, CHAR_MIN < 0),
+	INT_T(MPI_CHAR, char, G_CINT, CHAR_MIN < 0),	/* as Open MPI, MPICH */
 	INT_T(MPI_WCHAR, wchar_t, G_NONE, WCHAR_MIN < 0),
 	INT_T(MPI_PACKED, unsigned char, G_NONE, 0),
 	INT_T(MPI_SIGNED_CHAR, signed char, G_CINT, 1),
