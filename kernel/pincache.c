@@ -50,7 +50,7 @@ module_param(pin_cache_entries, uint, 0644);
 MODULE_PARM_DESC(pin_cache_entries,
 		 "send buffers each rank keeps pinned for reuse, at most 1024 (0: no cache)");
 
-static unsigned long pin_cache_pages = 65536;
+static unsigned long pin_cache_pages = 16384;
 module_param(pin_cache_pages, ulong, 0644);
 MODULE_PARM_DESC(pin_cache_pages,
 		 "pages each rank's cache of send buffers may keep pinned");

@@ -68,7 +68,7 @@ static long pc_cache_on(void)
 	long was = xf_param("pin_cache_entries");
 
 	if (was >= 0 && (xf_set_param("pin_cache_entries", 64) ||
-			 xf_set_param("pin_cache_pages", 65536)))
+			 xf_set_param("pin_cache_pages", 16384)))
 		return -EACCES;
 	return was;
 }
