@@ -458,6 +458,15 @@ int lm_progress(void)
 	return did;
 }
 
+/* One idle poll's pause; oversubscribed (a short spin), let others run. */
+static void spin_once(void)
+{
+	if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
+		sched_yield();
+	else
+		cpu_relax();
+}
+
 void lm_progress_block(void)
 {
 	uint64_t now, limit;
@@ -467,18 +476,25 @@ void lm_progress_block(void)
 		idle_polls = 0;
 		return;
 	}
-	now = lm_now_ns();
-	if (idle_polls++ == 0) {
-		idle_since = now;
+	if (idle_polls++ == 0)
 		idle_pulled = 0;
+	/*
+	 * Look at the clock every 32 polls only, and not before the 32nd:
+	 * where it is emulated (a VM whose clocksource is the HPET) one
+	 * read costs microseconds, more than a short message takes to
+	 * arrive, and a ping-pong would pay it on every message.
+	 */
+	if ((idle_polls & 31) && lm.wait_mode != LM_WAIT_SLEEP) {
+		spin_once();
+		return;
 	}
+	now = lm_now_ns();
+	if (idle_polls <= 32)
+		idle_since = now;	/* the wait's first look */
 	limit = lm.wait_mode == LM_WAIT_SLEEP ? 0 :
 		lm.wait_mode == LM_WAIT_SPIN ? 1000000 : lm.spin_ns;
 	if (now - idle_since < limit) {
-		if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
-			sched_yield();
-		else
-			cpu_relax();
+		spin_once();
 		return;
 	}
 	/* Blocked for a while: let senders of unmatched rendezvous go on. */
