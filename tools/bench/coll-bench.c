@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 static int rank, size;
-static const size_t sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
+static const size_t sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1048576,
+				4194304, 16777216 };
 #define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
 
 static int iters_for(size_t bytes, int base)
