@@ -172,6 +172,8 @@ static const struct lm_rule {
 	{ LM_BARRIER,		0x7fffffff, ANY,	"dissemination" },
 	{ LM_BCAST,		0x7fffffff, 16384,	"binomial" },
 	{ LM_BCAST,		3,	    ANY,	"binomial" },
+	/* In the VM scatter_allgather led up to 256 KiB, direct from 1 MiB. */
+	{ LM_BCAST,		0x7fffffff, 262144,	"scatter_allgather" },
 	{ LM_BCAST,		0x7fffffff, ANY,	"direct" },
 	{ LM_BCAST,		0x7fffffff, ANY,	"scatter_allgather" },
 	{ LM_GATHER,		0x7fffffff, ANY,	"binomial" },
