@@ -44,7 +44,8 @@ static long mpichan_version(struct file *file, void *arg)
 
 	v->abi_version = MPICHAN_ABI_VERSION;
 	v->max_ranks = MPICHAN_MAX_RANKS;
-	v->features = MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW;
+	v->features = MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
+		       MPICHAN_FEAT_MULTI;
 	return 0;
 }
 

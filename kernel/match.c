@@ -9,6 +9,7 @@
  * takes a transfer off a queue (under job->xfer_lock) owns it: it does
  * the copy without the lock, then posts the other side's completion.
  */
+#include <linux/bitmap.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -47,6 +48,7 @@ static void xfer_free(struct mpichan_job *job, struct mpichan_xfer *x)
 {
 	atomic64_sub(x->pin.npages, &job->ranks[x->owner].pinned);
 	mpichan_unpin(&x->pin);
+	bitmap_free(x->bound);
 	kfree(x);
 }
 
@@ -73,7 +75,9 @@ static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
 	if (ret < 0)
 		return ret;
 	if (x->kind == MPICHAN_XFER_SEND) {
-		list_add_tail(&x->node, &job->ranks[x->peer].sendq);
+		/* A multi-send is only ever taken by its handle. */
+		if (!x->multi)
+			list_add_tail(&x->node, &job->ranks[x->peer].sendq);
 		owner->queued_sends++;
 	} else {
 		list_add_tail(&x->node, &owner->recvq);
@@ -117,6 +121,62 @@ static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
 	if (moved > 0)
 		atomic64_add(moved, &owner->moved);
 	mpichan_cq_post(owner, &e);
+}
+
+/*
+ * A receive is done with send x: moved bytes, or -errno.  A plain send
+ * completes now; a multi-send when its last receive is done.  With
+ * xfer_lock held; true when the caller must free x.
+ */
+static bool xfer_send_done(struct mpichan_job *job, struct mpichan_xfer *x,
+			   s64 moved, u32 rank)
+{
+	if (!x->multi) {
+		xfer_complete(job, x, moved, x->pin.len, rank, x->tag);
+		return true;
+	}
+	if (moved < 0 && !x->err)
+		x->err = moved;
+	if (--x->active || x->binds_left)
+		return false;
+	if (!x->orphan)
+		xfer_complete(job, x, x->err ? x->err : (s64)x->pin.len,
+			      x->pin.len, MPICHAN_RANK_NONE, x->tag);
+	return true;
+}
+
+/*
+ * No more receives take multi-send x (withdrawn, or a rank left); with
+ * xfer_lock held.  True when nobody copies from it: the caller frees it.
+ */
+static bool multi_close(struct mpichan_job *job, struct mpichan_xfer *x,
+			s32 err)
+{
+	if (x->binds_left) {
+		xfer_unqueue(job, x);
+		x->binds_left = 0;
+	}
+	if (!x->err)
+		x->err = err;
+	if (x->active)
+		return false;
+	if (!x->orphan)
+		xfer_complete(job, x, x->err, 0, MPICHAN_RANK_NONE, x->tag);
+	return true;
+}
+
+/* A receive takes send x: off its queue, or one receive of a multi-send. */
+static void xfer_take(struct mpichan_job *job, struct mpichan_rank *me,
+		      struct mpichan_xfer *x)
+{
+	if (!x->multi) {
+		xfer_unqueue(job, x);
+		return;
+	}
+	__set_bit(me->index, x->bound);
+	x->active++;
+	if (!--x->binds_left)
+		xfer_unqueue(job, x);
 }
 
 static struct mpichan_xfer *find_recv(struct mpichan_rank *dst, u32 src,
@@ -164,6 +224,57 @@ static int send_into(struct mpichan_job *job, struct mpichan_rank *me,
 	return 0;
 }
 
+/*
+ * MPICHAN_SEND_MULTI: pinned and queued for its receivers' handles,
+ * whatever is posted.
+ */
+static int send_multi(struct mpichan_job *job, struct mpichan_rank *me,
+		      struct mpichan_send *s)
+{
+	struct mpichan_xfer *x;
+	int ret;
+
+	if (!s->dst)
+		return -EINVAL;
+	if (s->dst >= job->nranks)
+		return -ERANGE;
+	x = xfer_alloc(MPICHAN_XFER_SEND, me->index, MPICHAN_RANK_NONE,
+		       s->context, s->tag, s->user_data);
+	if (!x)
+		return -ENOMEM;
+	x->multi = true;
+	x->binds_left = s->dst;
+	x->bound = bitmap_zalloc(job->nranks, GFP_KERNEL_ACCOUNT);
+	if (!x->bound) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	mutex_lock(&job->xfer_lock);
+	ret = mpichan_cq_reserve(me);
+	mutex_unlock(&job->xfer_lock);
+	if (ret)
+		goto out;
+	ret = xfer_pin(job, x, s->iov, s->iovcnt);
+	mutex_lock(&job->xfer_lock);
+	/* A death before it is queued would not fail it later. */
+	if (!ret && mpichan_peer_gone(job, MPICHAN_RANK_ANY))
+		ret = -EPIPE;
+	if (!ret)
+		ret = xfer_queue(job, x);
+	if (ret) {
+		mpichan_cq_unreserve(me);
+	} else {
+		s->status = MPICHAN_XFER_QUEUED;
+		s->handle = x->id;
+		x = NULL;
+	}
+	mutex_unlock(&job->xfer_lock);
+out:
+	if (x)
+		xfer_free(job, x);
+	return ret;
+}
+
 int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 {
 	struct mpichan_rank *me = mpichan_file_rank(mf);
@@ -177,8 +288,11 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 	if (IS_ERR(me))
 		return PTR_ERR(me);
 	job = me->job;
-	if (s->flags || s->tag < 0 || s->iovcnt > MPICHAN_IOV_MAX)
+	if ((s->flags & ~MPICHAN_SEND_MULTI) || s->tag < 0 ||
+	    s->iovcnt > MPICHAN_IOV_MAX)
 		return -EINVAL;
+	if (s->flags & MPICHAN_SEND_MULTI)
+		return send_multi(job, me, s);
 	if (s->dst >= job->nranks)
 		return -ERANGE;
 	dst = &job->ranks[s->dst];
@@ -303,19 +417,22 @@ static int recv_from(struct mpichan_job *job, struct mpichan_rank *me,
 		     struct mpichan_recv *r)
 {
 	ssize_t moved = recv_map(job, me, send, u, r);
+	bool last;
 
 	if (moved > 0)
 		return 0;
 	if (!moved)
 		moved = mpichan_pin_to_iter(&send->pin, &u->iter);
 
-	mutex_lock(&job->xfer_lock);
-	xfer_complete(job, send, moved, send->pin.len, me->index, send->tag);
-	mutex_unlock(&job->xfer_lock);
+	/* A multi-send may be freed by another receive once unlocked. */
 	r->msg_len = send->pin.len;
 	r->msg_src = send->owner;
 	r->msg_tag = send->tag;
-	xfer_free(job, send);
+	mutex_lock(&job->xfer_lock);
+	last = xfer_send_done(job, send, moved, me->index);
+	mutex_unlock(&job->xfer_lock);
+	if (last)
+		xfer_free(job, send);
 	if (moved < 0)
 		return moved;
 	atomic64_add(moved, &me->moved);
@@ -335,9 +452,13 @@ static struct mpichan_xfer *recv_match(struct mpichan_job *job,
 	if (!(r->flags & MPICHAN_RECV_HANDLE))
 		return find_send(me, want);
 	x = r->handle <= U32_MAX ? xa_load(&job->xfers, r->handle) : NULL;
-	if (x && x->kind == MPICHAN_XFER_SEND && x->peer == me->index)
-		return x;
-	return NULL;
+	if (!x || x->kind != MPICHAN_XFER_SEND)
+		return NULL;
+	if (!x->multi)
+		return x->peer == me->index ? x : NULL;
+	if (x->owner == me->index)
+		return NULL;
+	return test_bit(me->index, x->bound) ? ERR_PTR(-EALREADY) : x;
 }
 
 static int recv_check(struct mpichan_job *job, const struct mpichan_recv *r)
@@ -381,8 +502,12 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 	mutex_lock(&job->xfer_lock);
 	for (;;) {
 		send = recv_match(job, me, x, r);
+		if (IS_ERR(send)) {
+			ret = PTR_ERR(send);
+			break;
+		}
 		if (send) {
-			xfer_unqueue(job, send);
+			xfer_take(job, me, send);
 			if (reserved)
 				mpichan_cq_unreserve(me);
 			mutex_unlock(&job->xfer_lock);
@@ -448,10 +573,17 @@ int mpichan_cancel(struct mpichan_file *mf, struct mpichan_cancel *c)
 		mutex_unlock(&job->xfer_lock);
 		return -ENOENT;
 	}
-	xfer_unqueue(job, x);
-	xfer_complete(job, x, -ECANCELED, 0, MPICHAN_RANK_NONE, 0);
+	if (x->multi) {
+		/* Receives under way finish; the last one completes it. */
+		if (!multi_close(job, x, -ECANCELED))
+			x = NULL;
+	} else {
+		xfer_unqueue(job, x);
+		xfer_complete(job, x, -ECANCELED, 0, MPICHAN_RANK_NONE, 0);
+	}
 	mutex_unlock(&job->xfer_lock);
-	xfer_free(job, x);
+	if (x)
+		xfer_free(job, x);
 	return 0;
 }
 
@@ -460,6 +592,7 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 	struct mpichan_rank *me = mpichan_file_rank(mf);
 	struct mpichan_job *job;
 	struct mpichan_xfer *x;
+	bool last;
 
 	if (IS_ERR(me))
 		return PTR_ERR(me);
@@ -479,10 +612,30 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 	mpichan_window_zap(me, me->mapped_pages);
 	atomic64_add(me->mapped_len, &me->moved);
 	mutex_lock(&job->xfer_lock);
-	xfer_complete(job, x, me->mapped_len, x->pin.len, me->index, x->tag);
+	last = xfer_send_done(job, x, me->mapped_len, me->index);
 	mutex_unlock(&job->xfer_lock);
-	xfer_free(job, x);
+	if (last)
+		xfer_free(job, x);
 	return 0;
+}
+
+/*
+ * A rank left while multi-send x still waited for receives.  Its owner:
+ * nobody else takes it, and there is nobody to tell.  Another rank that
+ * died may have been one of its receivers: fail it.  With xfer_lock
+ * held; true when the caller frees x.
+ */
+static bool multi_rank_left(struct mpichan_job *job, struct mpichan_rank *rank,
+			    struct mpichan_xfer *x)
+{
+	if (x->owner == rank->index) {
+		mpichan_cq_unreserve(rank);
+		x->orphan = true;
+		return multi_close(job, x, -EPIPE);
+	}
+	if (READ_ONCE(rank->state) != MPICHAN_RANK_DEAD)
+		return false;
+	return multi_close(job, x, -EPIPE);
 }
 
 /*
@@ -501,10 +654,15 @@ void mpichan_match_rank_left(struct mpichan_rank *rank)
 	x = rank->mapped;
 	if (x) {
 		rank->mapped = NULL;
-		xfer_complete(job, x, -EPIPE, 0, rank->index, x->tag);
-		list_add_tail(&x->node, &gone);
+		if (xfer_send_done(job, x, -EPIPE, rank->index))
+			list_add_tail(&x->node, &gone);
 	}
 	xa_for_each(&job->xfers, id, x) {
+		if (x->multi) {
+			if (multi_rank_left(job, rank, x))
+				list_add_tail(&x->node, &gone);
+			continue;
+		}
 		if (x->owner == rank->index) {
 			xfer_unqueue(job, x);
 			mpichan_cq_unreserve(rank);
@@ -540,6 +698,7 @@ void mpichan_match_show(struct seq_file *m, struct mpichan_job *job)
 	}
 	xa_for_each(&job->xfers, id, x)
 		seq_printf(m, "xfer %u %s %u %d %u %d %llu %lu\n", x->id,
+			   x->multi ? "multi" :
 			   x->kind == MPICHAN_XFER_SEND ? "send" : "recv",
 			   x->owner, x->peer, x->context, x->tag,
 			   (unsigned long long)x->pin.len, x->pin.npages);

@@ -28,6 +28,13 @@ struct mpichan_xfer {
 	s32 tag;		/* recv: may be MPICHAN_TAG_ANY */
 	u64 user_data;
 	struct mpichan_pin pin;
+	/* MPICHAN_SEND_MULTI, under job->xfer_lock: */
+	bool multi;
+	bool orphan;		/* the owner left: no CQE */
+	u32 binds_left;		/* receives still to take it; 0: closed */
+	u32 active;		/* receives copying from it now */
+	s32 err;		/* first failure, reported in the CQE */
+	unsigned long *bound;	/* ranks that took it */
 };
 
 int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s);

@@ -21,7 +21,13 @@
 
 #include "lm.h"
 
-enum { LM_STEP_SEND, LM_STEP_RECV, LM_STEP_COPY, LM_STEP_REDUCE };
+enum { LM_STEP_SEND, LM_STEP_RECV, LM_STEP_COPY, LM_STEP_REDUCE,
+       LM_STEP_CALL };
+
+struct lm_sched;
+struct lm_step;
+/* A local step that is a function: 0 or an MPI error class. */
+typedef int (*lm_step_fn)(struct lm_sched *s, struct lm_step *st);
 
 struct lm_step {
 	uint8_t kind;		/* LM_STEP_* */
@@ -30,6 +36,7 @@ struct lm_step {
 	void *dst;		/* SEND/RECV: the buffer; COPY/REDUCE: output */
 	uint64_t bytes;		/* SEND/RECV/COPY */
 	int count;		/* REDUCE: dst = src op dst, count elements */
+	lm_step_fn call;	/* CALL: run with the step's fields */
 	struct libmsg_request req;	/* SEND/RECV while posted */
 };
 
@@ -99,6 +106,12 @@ int lm_sched_copy(struct lm_sched *s, const void *src, void *dst,
 /* dst = src op dst over count elements of the schedule's dt and op. */
 int lm_sched_reduce(struct lm_sched *s, const void *src, void *dst,
 		    int count);
+/*
+ * A local step that runs fn(s, step) in its round, before the round's
+ * sends and receives are posted; the caller fills in the step's fields.
+ * NULL: no memory.
+ */
+struct lm_step *lm_sched_call(struct lm_sched *s, lm_step_fn fn);
 /* Close the open round: later steps wait for everything before. */
 int lm_sched_round(struct lm_sched *s);
 /* A temporary buffer that lives as long as the schedule (NULL: no memory). */
@@ -229,6 +242,7 @@ LM_ALGO(lm_bcast_binomial);
 LM_ALGO(lm_bcast_knomial);
 LM_ALGO(lm_bcast_scatter_allgather);
 LM_ALGO(lm_bcast_linear);
+LM_ALGO(lm_bcast_direct);
 /* coll_reduce.c */
 LM_ALGO(lm_reduce_binomial);
 LM_ALGO(lm_reduce_rabenseifner);

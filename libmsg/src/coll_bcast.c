@@ -123,3 +123,82 @@ LM_ALGO(lm_bcast_scatter_allgather)
 	}
 	return MPI_SUCCESS;
 }
+
+/* The root: one offer that every other rank takes (see lm_bcast_direct). */
+static int direct_offer(struct lm_sched *s, struct lm_step *st)
+{
+	struct lm_rts *rts = st->dst;
+	int err;
+
+	memset(rts, 0, sizeof(*rts));
+	err = lm.job.t->rndv_offer_multi(&lm.job, (uint32_t)st->count,
+					 s->comm->ctx + 1, s->tag, st->src,
+					 st->bytes, rts);
+	return err ? lm_errno_class(err) : MPI_SUCCESS;
+}
+
+/* A receiver: the single copy straight from the root's buffer. */
+static int direct_take(struct lm_sched *s, struct lm_step *st)
+{
+	const struct lm_rts *rts = st->src;
+	int err;
+
+	if (rts->size != st->bytes)
+		return MPI_ERR_TRUNCATE;
+	err = lm.job.t->rndv_take(&lm.job,
+				  (uint32_t)lm_comm_world(s->comm, st->peer),
+				  s->comm->ctx + 1, s->tag, rts, st->dst,
+				  st->bytes, NULL);
+	return err ? lm_errno_class(err) : MPI_SUCCESS;
+}
+
+/*
+ * Large messages over the module: the root's buffer is offered once to
+ * all n - 1 receivers (one MPICHAN_SEND_MULTI, pinned once; without the
+ * device its address, read with process_vm_readv); the offer goes to
+ * each receiver as a small message, each copies the whole message
+ * straight from the root's pages (in the kernel or through its receive
+ * window) and acks with an empty message.  The root's buffer is free
+ * again when every ack is in.  Every byte is copied once per receiver,
+ * all receivers copy at once, and nothing is forwarded.
+ */
+LM_ALGO(lm_bcast_direct)
+{
+	int n = s->comm->size, r = s->comm->rank, i;
+	struct lm_rts *rts;
+	struct lm_step *st;
+
+	if (n == 1 || !a->bytes)
+		return MPI_SUCCESS;
+	rts = lm_sched_tmp(s, sizeof(*rts));
+	if (!rts)
+		return MPI_ERR_NO_MEM;
+	if (r == a->root) {
+		st = lm_sched_call(s, direct_offer);
+		if (!st)
+			return MPI_ERR_NO_MEM;
+		st->src = a->rbuf;
+		st->dst = rts;
+		st->bytes = a->bytes;
+		st->count = n - 1;
+		for (i = 0; i < n; i++)
+			if (i != r)
+				TRY(lm_sched_send(s, rts, sizeof(*rts), i));
+		TRY(lm_sched_round(s));
+		for (i = 0; i < n; i++)
+			if (i != r)
+				TRY(lm_sched_recv(s, NULL, 0, i));
+		return MPI_SUCCESS;
+	}
+	TRY(lm_sched_recv(s, rts, sizeof(*rts), a->root));
+	TRY(lm_sched_round(s));
+	st = lm_sched_call(s, direct_take);
+	if (!st)
+		return MPI_ERR_NO_MEM;
+	st->src = rts;
+	st->dst = a->rbuf;
+	st->bytes = a->bytes;
+	st->peer = a->root;
+	/* Posted after the copy: the root learns this rank is done. */
+	return lm_sched_send(s, NULL, 0, a->root);
+}

@@ -159,6 +159,15 @@ int lm_sched_reduce(struct lm_sched *s, const void *src, void *dst,
 	return MPI_SUCCESS;
 }
 
+struct lm_step *lm_sched_call(struct lm_sched *s, lm_step_fn fn)
+{
+	struct lm_step *st = step_add(s, LM_STEP_CALL);
+
+	if (st)
+		st->call = fn;
+	return st;
+}
+
 int lm_sched_round(struct lm_sched *s)
 {
 	int *n, cap;
@@ -229,10 +238,17 @@ static void step_post(struct lm_sched *s, struct lm_step *st)
 
 static void step_local(struct lm_sched *s, struct lm_step *st)
 {
-	if (st->kind == LM_STEP_COPY)
+	int err;
+
+	if (st->kind == LM_STEP_COPY) {
 		memcpy(st->dst, st->src, st->bytes);
-	else
+	} else if (st->kind == LM_STEP_CALL) {
+		err = st->call(s, st);
+		if (err && !s->err)
+			s->err = err;
+	} else {
 		lm_op_apply(s->op, st->src, st->dst, st->count, s->dt);
+	}
 }
 
 /* The collective is over: report it and let the schedule go. */

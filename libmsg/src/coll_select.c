@@ -26,6 +26,7 @@ struct lm_algo {
 	const char *name;
 	lm_algo_fn fn;
 	lm_usable_fn usable;	/* NULL: always */
+	int device;		/* the rules pick it only over /dev/mpichan */
 };
 
 static int commutes(const struct libmsg_comm *c, const struct lm_coll_args *a)
@@ -58,7 +59,9 @@ static int pof2(const struct libmsg_comm *c, const struct lm_coll_args *a)
 	return lm_is_pof2(c->size);
 }
 
-#define A(n, f, u) { n, f, u }
+#define A(n, f, u) { n, f, u, 0 }
+/* Forced, it runs anywhere; the rules want the module's one-copy path. */
+#define AD(n, f, u) { n, f, u, 1 }
 static const struct lm_algo barrier[] = {
 	A("dissemination", lm_barrier_dissemination, NULL),
 	A("recursive_doubling", lm_barrier_recursive_doubling, NULL),
@@ -67,6 +70,7 @@ static const struct lm_algo bcast[] = {
 	A("binomial", lm_bcast_binomial, NULL),
 	A("knomial", lm_bcast_knomial, NULL),
 	A("scatter_allgather", lm_bcast_scatter_allgather, NULL),
+	AD("direct", lm_bcast_direct, NULL),
 	A("linear", lm_bcast_linear, NULL),
 };
 static const struct lm_algo gather[] = {
@@ -168,6 +172,9 @@ static const struct lm_rule {
 	{ LM_BARRIER,		0x7fffffff, ANY,	"dissemination" },
 	{ LM_BCAST,		0x7fffffff, 16384,	"binomial" },
 	{ LM_BCAST,		3,	    ANY,	"binomial" },
+	/* In the VM scatter_allgather led up to 256 KiB, direct from 1 MiB. */
+	{ LM_BCAST,		0x7fffffff, 262144,	"scatter_allgather" },
+	{ LM_BCAST,		0x7fffffff, ANY,	"direct" },
 	{ LM_BCAST,		0x7fffffff, ANY,	"scatter_allgather" },
 	{ LM_GATHER,		0x7fffffff, ANY,	"binomial" },
 	{ LM_GATHERV,		0x7fffffff, ANY,	"linear" },
@@ -261,6 +268,8 @@ lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
 		    a->bytes > rules[i].max_bytes)
 			continue;
 		al = find(d, rules[i].algo);
+		if (al && al->device && lm.job.t != &lm_transport_mpichan)
+			continue;
 		if (al && usable(al, comm, a))
 			return al->fn;
 	}

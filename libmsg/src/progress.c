@@ -324,7 +324,10 @@ static int cq_poll(void)
 		       MPICHAN_CQE_SIZE, sizeof(e));
 		head++;
 		__atomic_store_n(&me->cq_head, head, __ATOMIC_RELEASE);
-		if (e.flags & MPICHAN_CQE_SEND)
+		/* user_data 0: a broadcast's send, its receivers acked it. */
+		if ((e.flags & MPICHAN_CQE_SEND) && !e.user_data)
+			lm.cq_wait--;
+		else if (e.flags & MPICHAN_CQE_SEND)
 			cqe_send((struct libmsg_request *)(uintptr_t)e.user_data,
 				 e.status);
 		n++;

@@ -78,6 +78,15 @@ struct lm_transport {
 			 int32_t tag, const struct lm_rts *rts, void *buf,
 			 uint64_t len, struct lm_sink *sink);
 	/*
+	 * Rendezvous for nrecv receivers at once (a broadcast): fills in
+	 * rts, which each of them takes with rndv_take.  The sender is not
+	 * told when they are done (the caller arranges that); buf must
+	 * stay as it is until then.  0 or -errno.
+	 */
+	int (*rndv_offer_multi)(struct lm_job *job, uint32_t nrecv,
+				uint32_t context, int32_t tag, const void *buf,
+				uint64_t len, struct lm_rts *rts);
+	/*
 	 * Rendezvous, sender: the receiver withdrew an offer it never
 	 * took.  1 when a completion (CQE) will still report it, else 0.
 	 */
@@ -119,5 +128,8 @@ int lm_copy_vm_readv_sink(pid_t pid, uint64_t addr, void *buf, uint64_t len,
 int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
 		     int32_t tag, const void *buf, uint64_t len, uint64_t sreq,
 		     struct lm_rts *rts);
+int lm_rndv_offer_multi_vm(struct lm_job *job, uint32_t nrecv,
+			   uint32_t context, int32_t tag, const void *buf,
+			   uint64_t len, struct lm_rts *rts);
 
 #endif /* LIBMSG_TRANSPORT_H */

@@ -200,6 +200,38 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 	return 0;
 }
 
+/*
+ * One module send for all receivers (MPICHAN_SEND_MULTI): pinned once,
+ * each receiver copies or maps it.  Its CQE (user_data 0) only settles
+ * the completion queue count.
+ */
+static int dev_rndv_offer_multi(struct lm_job *job, uint32_t nrecv,
+				uint32_t context, int32_t tag, const void *buf,
+				uint64_t len, struct lm_rts *rts)
+{
+	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
+	struct mpichan_send s;
+
+	memset(&s, 0, sizeof(s));
+	s.iov = (uintptr_t)&iov;
+	s.iovcnt = 1;
+	s.dst = nrecv;
+	s.context = context;
+	s.tag = tag;
+	s.flags = MPICHAN_SEND_MULTI;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, &s) < 0 ||
+	    s.status != MPICHAN_XFER_QUEUED)
+		/* An older module, or refused: the plain address. */
+		return lm_rndv_offer_multi_vm(job, nrecv, context, tag, buf,
+					      len, rts);
+	lm.cq_wait++;
+	rts->size = len;
+	rts->handle = s.handle;
+	rts->pid = (uint32_t)getpid();
+	rts->flags |= LM_RTS_HANDLE;
+	return 0;
+}
+
 static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
 			 uint64_t len, struct lm_sink *sink)
@@ -279,6 +311,7 @@ const struct lm_transport lm_transport_mpichan = {
 	.wake = dev_wake,
 	.sleep = dev_sleep,
 	.rndv_offer = dev_rndv_offer,
+	.rndv_offer_multi = dev_rndv_offer_multi,
 	.rndv_take = dev_rndv_take,
 	.rndv_cancel = dev_rndv_cancel,
 	.finish = dev_finish,

@@ -194,6 +194,15 @@ int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
 	return 0;
 }
 
+/* Every receiver reads the same buffer with process_vm_readv. */
+int lm_rndv_offer_multi_vm(struct lm_job *job, uint32_t nrecv,
+			   uint32_t context, int32_t tag, const void *buf,
+			   uint64_t len, struct lm_rts *rts)
+{
+	(void)nrecv;
+	return lm_rndv_offer_vm(job, 0, context, tag, buf, len, 0, rts);
+}
+
 static int shm_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
 			 uint64_t len, struct lm_sink *sink)
@@ -234,6 +243,7 @@ const struct lm_transport lm_transport_shm = {
 	.wake = shm_wake,
 	.sleep = shm_sleep,
 	.rndv_offer = lm_rndv_offer_vm,
+	.rndv_offer_multi = lm_rndv_offer_multi_vm,
 	.rndv_take = shm_rndv_take,
 	.rndv_cancel = shm_rndv_cancel,
 	.finish = shm_finish,

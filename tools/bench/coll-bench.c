@@ -4,7 +4,7 @@
  * measure it (average time per call, the slowest rank's, after a
  * barrier), for one MPI library: build it with that library's mpicc.
  *
- *   coll-bench [-i ITERS] [-m MAXBYTES] barrier|bcast|allreduce|alltoall|allgather...
+ *   coll-bench [-i ITERS] [-s MINBYTES] [-m MAXBYTES] barrier|bcast|allreduce|alltoall|allgather...
  *
  * Prints "name bytes usec" lines; bytes is the per-rank message size
  * (per destination for alltoall, per rank for allgather).
@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 static int rank, size;
-static const size_t sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
+static const size_t sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1048576,
+				4194304, 16777216 };
 #define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
 
 static int iters_for(size_t bytes, int base)
@@ -60,16 +61,18 @@ static double run(const char *name, size_t bytes, int iters, char *a, char *b)
 
 int main(int argc, char **argv)
 {
-	size_t maxb = 1 << 20, big;
+	size_t minb = 0, maxb = 1 << 20, big;
 	int base = 1000, opt, k, i;
 	char *a, *b;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	while ((opt = getopt(argc, argv, "i:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:s:m:")) != -1) {
 		if (opt == 'i')
 			base = atoi(optarg);
+		else if (opt == 's')
+			minb = strtoul(optarg, NULL, 0);
 		else if (opt == 'm')
 			maxb = strtoul(optarg, NULL, 0);
 	}
@@ -91,6 +94,9 @@ int main(int argc, char **argv)
 		for (i = 0; i < NSIZES && sizes[i] <= maxb; i++) {
 			size_t per = sizes[i];
 			double us;
+
+			if (per < minb)
+				continue;
 
 			/* alltoall/allgather buffers hold size blocks. */
 			if ((!strcmp(argv[k], "alltoall") ||

@@ -84,7 +84,8 @@ void do_version(struct thr *t)
 	put_slot(t, &s);
 	if (!fz_result(OP_VERSION, err, (const int[]){ 0 }, "VERSION") && !err &&
 	    (v.abi_version != MPICHAN_ABI_VERSION || v.max_ranks != 1024 ||
-	     v.features != (MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW)))
+	     v.features != (MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
+			    MPICHAN_FEAT_MULTI)))
 		fz_fail("VERSION: abi %u max_ranks %u features %llx", v.abi_version,
 			v.max_ranks, (unsigned long long)v.features);
 }
@@ -325,6 +326,9 @@ void do_send(struct thr *t)
 	m.user_data = fz_next(&t->rng);
 	if (fz_chance(&t->rng, 4))
 		m.flags = 1u << fz_below(&t->rng, 32);
+	else if (fz_chance(&t->rng, 10))
+		/* One send for several receivers: m.dst counts them. */
+		m.flags = MPICHAN_SEND_MULTI;
 	op_begin(t, OP_SEND, 0);
 	err = xioctl(t, s.fd, 0x06, _IOC_READ | _IOC_WRITE, &m, sizeof(m));
 	op_end(t);

@@ -94,7 +94,8 @@ static const int E_FINISH[] = { ENOTCONN, EBADFD, 0 };
 static const int E_SEND[] = { ENOTCONN, EBADFD, EINVAL, ERANGE, EFAULT,
 			      ENOMEM, EPIPE, EAGAIN, 0 };
 static const int E_RECV[] = { ENOTCONN, EBADFD, EINVAL, ERANGE, EFAULT,
-			      ENOMEM, EPIPE, EAGAIN, ENOENT, ENOMSG, 0 };
+			      ENOMEM, EPIPE, EAGAIN, ENOENT, ENOMSG,
+			      EALREADY, 0 };
 static const int E_CANCEL[] = { ENOTCONN, EBADFD, EINVAL, ENOENT, EFAULT, 0 };
 static const int E_MMAP[] = { EINVAL, EPERM, EACCES, ENXIO, EBADFD, ENOMEM,
 			      EBUSY, EOVERFLOW, 0 };

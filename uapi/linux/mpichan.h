@@ -238,15 +238,29 @@ enum {
 struct mpichan_send {
 	__u64 iov;		/* in: struct mpichan_iovec __user * */
 	__u32 iovcnt;		/* in: 0 .. MPICHAN_IOV_MAX */
-	__u32 dst;		/* in: rank */
+	__u32 dst;		/* in: rank; MPICHAN_SEND_MULTI: receivers */
 	__u32 context;		/* in */
 	__s32 tag;		/* in: >= 0 */
 	__u64 user_data;	/* in: echoed in the CQE */
-	__u32 flags;		/* in: must be 0 */
+	__u32 flags;		/* in: MPICHAN_SEND_* */
 	__u32 status;		/* out: MPICHAN_XFER_* */
 	__u64 handle;		/* out, QUEUED: names the send */
 	__u64 len;		/* out, DONE: bytes moved */
 };
+
+/*
+ * struct mpichan_send.flags: MPICHAN_SEND_MULTI posts one send for
+ * `dst` receivers (1 .. nranks - 1), e.g. a broadcast's.  It is always
+ * pinned and queued (status QUEUED, handle) and never matched by
+ * envelope: any rank but the sender takes it, once, with
+ * MPICHAN_RECV_HANDLE (a second RECV of the same rank: -EALREADY; after
+ * `dst` have taken it: -ENOENT).  Each receive copies (or maps) the
+ * same pinned pages and completes on its own; the sender gets one CQE
+ * when the last receive is done: len the message's bytes, status 0 or
+ * the first receive's error.  -EPIPE at once, or in the CQE, when any
+ * rank of the job died before all receivers took it.
+ */
+#define MPICHAN_SEND_MULTI	(1U << 0)
 
 /* struct mpichan_recv.flags */
 #define MPICHAN_RECV_HANDLE	(1U << 0)	/* take exactly send `handle` */
@@ -317,6 +331,7 @@ struct mpichan_cancel {
 /* struct mpichan_version.features */
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
 #define MPICHAN_FEAT_WINDOW	(1ULL << 1)	/* RECV_MAP, UNMAP, the window */
+#define MPICHAN_FEAT_MULTI	(1ULL << 2)	/* MPICHAN_SEND_MULTI */
 
 /* MPICHAN_IOC_VERSION: what the loaded module speaks. */
 struct mpichan_version {
