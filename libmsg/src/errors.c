@@ -70,16 +70,27 @@ int lm_errno_class(int err)
 	}
 }
 
+/*
+ * The message goes out in one write: when a peer died, the launcher may
+ * end this rank while it reports, and half a line says nothing.
+ */
 void lm_fatal(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
+	int n;
 
 	fflush(stdout);
-	fprintf(stderr, "libmsg: rank %d: ", lm.initialized ? (int)lm.job.rank : -1);
+	n = snprintf(msg, sizeof(msg), "libmsg: rank %d: ",
+		     lm.initialized ? (int)lm.job.rank : -1);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n += vsnprintf(msg + n, sizeof(msg) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n > (int)sizeof(msg) - 2)
+		n = (int)sizeof(msg) - 2;
+	msg[n++] = '\n';
+	if (write(STDERR_FILENO, msg, (size_t)n) < 0)
+		_exit(1);
 	_exit(1);
 }
 

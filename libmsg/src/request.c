@@ -230,10 +230,22 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	return MPI_SUCCESS;
 }
 
-/* Finish every done request of the array; returns the errors seen. */
-static int finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
+/* Errors of the requests one call finished: how many, the first one. */
+struct errs {
+	int n, first;
+};
+
+static void errs_add(struct errs *e, int err)
 {
-	int i, err, errs = 0;
+	if (err && !e->n++)
+		e->first = err;
+}
+
+/* Finish every done request of the array, counting the errors. */
+static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
+{
+	struct errs e = { 0, 0 };
+	int i;
 
 	for (i = 0; i < count; i++) {
 		if (!req_live(reqs[i])) {
@@ -241,19 +253,26 @@ static int finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 				status_empty(&sts[i]);
 			continue;
 		}
-		err = req_finish(&reqs[i], sts ? &sts[i] : NULL);
-		if (err)
-			errs++;
+		errs_add(&e, req_finish(&reqs[i], sts ? &sts[i] : NULL));
 	}
-	return errs;
+	return e;
 }
 
-static int in_status_error(const char *fn, int errs, MPI_Status *sts)
+/* The message names the first error's class: the one that matters. */
+static int in_status_error(const char *fn, struct errs e, MPI_Status *sts)
 {
-	if (!errs)
+	char s[MPI_MAX_ERROR_STRING], *p;
+	int len;
+
+	if (!e.n)
 		return MPI_SUCCESS;
+	s[0] = 0;
+	MPI_Error_string(e.first, s, &len);
+	p = strchr(s, ':');
+	if (p)
+		*p = 0;
 	return lm_error(NULL, fn, sts ? MPI_ERR_IN_STATUS : MPI_ERR_OTHER,
-			"%d operation(s) failed", errs);
+			"%d operation(s) failed, the first with %s", e.n, s);
 }
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
@@ -356,7 +375,8 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 static int some_finish(const char *fn, int count, MPI_Request *reqs,
 		       int *outcount, int *indices, MPI_Status *sts)
 {
-	int i, n = 0, live = 0, errs = 0;
+	struct errs errs = { 0, 0 };
+	int i, n = 0, live = 0;
 
 	for (i = 0; i < count; i++) {
 		if (!req_live(reqs[i]))
@@ -365,8 +385,7 @@ static int some_finish(const char *fn, int count, MPI_Request *reqs,
 		if (!reqs[i]->done)
 			continue;
 		indices[n] = i;
-		if (req_finish(&reqs[i], sts ? &sts[n] : NULL))
-			errs++;
+		errs_add(&errs, req_finish(&reqs[i], sts ? &sts[n] : NULL));
 		n++;
 	}
 	*outcount = live ? n : MPI_UNDEFINED;
