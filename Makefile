@@ -23,7 +23,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools libmsg examples check check-debug run bench-mpi lint clean ksrc deps
+.PHONY: all module user selftests tools libmsg examples check check-debug run soak bench-mpi lint clean ksrc deps
 
 all: module user
 
@@ -61,6 +61,9 @@ check-debug:
 
 run:
 	tools/run-example
+
+soak: all
+	tools/soak $(DURATION)
 
 bench-mpi: all
 	tools/bench/run-mpi
