@@ -36,6 +36,13 @@
 #include "../../libmsg/src/shm_job.h"
 
 #define KILL_GRACE_MS	3000
+/*
+ * A rank that exits non-zero may only be reacting to another that was
+ * killed: the module tells the survivors of a death while the dead
+ * process is still being torn down, before its parent can reap it.
+ * Wait this long for such a death before naming the exit as the cause.
+ */
+#define CAUSE_GRACE_MS	250
 
 struct rank {
 	pid_t pid;
@@ -183,6 +190,42 @@ static int running_count(void)
 	return n;
 }
 
+/* How the job ends: the failed rank, the exit status, the kill deadline. */
+static int failed = -1, status_rc;
+static long long deadline = -1;
+/* A non-zero exit waiting CAUSE_GRACE_MS for a death that caused it. */
+static int exit_rank = -1, exit_code;
+static long long exit_until;
+
+/* Rank r's end (wait status st) is the job's failure: say so, end the rest. */
+static void job_failed(int r, int st, long long now)
+{
+	failed = r;
+	exit_rank = -1;
+	if (WIFSIGNALED(st)) {
+		status_rc = 128 + WTERMSIG(st);
+		fprintf(stderr, "mpiexec: rank %d killed by signal %d (%s)\n",
+			r, WTERMSIG(st), strsignal(WTERMSIG(st)));
+	} else {
+		status_rc = WEXITSTATUS(st);
+		fprintf(stderr, "mpiexec: rank %d exited with status %d\n",
+			r, status_rc);
+	}
+	if (running_count()) {
+		fprintf(stderr, "mpiexec: ending the other %d rank(s)\n",
+			running_count());
+		signal_all(SIGTERM);
+		deadline = now + KILL_GRACE_MS;
+	}
+}
+
+/* The grace for a non-zero exit is over, or nobody is left: name it. */
+static void exit_is_cause(long long now)
+{
+	if (exit_rank >= 0 && failed < 0)
+		job_failed(exit_rank, exit_code << 8, now);
+}
+
 /* Print complete lines of a rank's output with its prefix. */
 static void emit(int r, int which, int flush)
 {
@@ -229,8 +272,7 @@ static void read_output(int r, int which)
 
 int main(int argc, char **argv)
 {
-	int i, r, sfd, failed = -1, status_rc = 0, signals = 0, fwd = 0;
-	long long deadline = -1;
+	int i, r, sfd, signals = 0, fwd = 0;
 	struct signalfd_siginfo si;
 	sigset_t mask, old;
 	struct pollfd *pfd;
@@ -302,6 +344,12 @@ int main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+		if (exit_rank >= 0) {
+			if (now >= exit_until)
+				exit_is_cause(now);
+			else
+				timeout = (int)(exit_until - now);
+		}
 		if (deadline >= 0) {
 			if (now >= deadline) {
 				signal_all(SIGKILL);
@@ -351,24 +399,18 @@ int main(int argc, char **argv)
 				continue;
 			if (failed >= 0 || signals)
 				continue;
-			failed = r;
 			if (WIFSIGNALED(st)) {
-				status_rc = 128 + WTERMSIG(st);
-				fprintf(stderr, "mpiexec: rank %d killed by signal %d (%s)\n",
-					r, WTERMSIG(st), strsignal(WTERMSIG(st)));
-			} else {
-				status_rc = WEXITSTATUS(st);
-				fprintf(stderr, "mpiexec: rank %d exited with status %d\n",
-					r, status_rc);
-			}
-			if (running_count()) {
-				fprintf(stderr, "mpiexec: ending the other %d rank(s)\n",
-					running_count());
-				signal_all(SIGTERM);
-				deadline = now + KILL_GRACE_MS;
+				job_failed(r, st, now);
+			} else if (exit_rank < 0) {
+				exit_rank = r;
+				exit_code = WEXITSTATUS(st);
+				exit_until = now + CAUSE_GRACE_MS;
 			}
 		}
+		if (!running_count())
+			exit_is_cause(now);
 	}
+	exit_is_cause(0);
 	if (signals && failed < 0)
 		status_rc = 128 + fwd;
 	if (dev_fd >= 0)
