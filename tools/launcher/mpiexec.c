@@ -190,6 +190,14 @@ static int running_count(void)
 	return n;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
 /* How the job ends: the failed rank, the exit status, the kill deadline. */
 static int failed = -1, status_rc;
 static long long deadline = -1;
@@ -324,7 +332,6 @@ int main(int argc, char **argv)
 	while (running_count() || tag_output) {
 		int n = 0, timeout = -1;
 		long long now;
-		struct timespec ts;
 
 		pfd[n].fd = sfd;
 		pfd[n++].events = POLLIN;
@@ -342,8 +349,7 @@ int main(int argc, char **argv)
 			if (!open_fds)
 				break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+		now = now_ms();
 		if (exit_rank >= 0) {
 			if (now >= exit_until)
 				exit_is_cause(now);
@@ -373,6 +379,7 @@ int main(int argc, char **argv)
 			continue;
 		if (read(sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
+		now = now_ms();	/* poll may have slept long */
 		if (si.ssi_signo != SIGCHLD) {
 			/* Forward; a second interrupt kills. */
 			if (!fwd)
