@@ -4,6 +4,8 @@
  * (vrank 0 is the root) so every tree below is rooted at vrank 0.
  */
 
+#include <errno.h>
+
 #include "coll.h"
 
 #define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
@@ -149,6 +151,14 @@ static int direct_take(struct lm_sched *s, struct lm_step *st)
 				  (uint32_t)lm_comm_world(s->comm, st->peer),
 				  s->comm->ctx + 1, s->tag, rts, st->dst,
 				  st->bytes, NULL);
+	/*
+	 * The module closes a multi-send when any rank of the job leaves
+	 * before it took it; a take then finds no such send.  That is a
+	 * death, not a protocol error.
+	 */
+	if (err == -ENOENT &&
+	    __atomic_load_n(&lm.job.hdr->dead_count, __ATOMIC_ACQUIRE))
+		return MPI_ERR_PROC_FAILED;
 	return err ? lm_errno_class(err) : MPI_SUCCESS;
 }
 
