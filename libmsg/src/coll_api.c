@@ -149,11 +149,13 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request,
 
 int MPI_Barrier(MPI_Comm comm)
 {
+	LM_GUARD();
 	return barrier("MPI_Barrier", comm, NULL, 0);
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return barrier("MPI_Ibarrier", comm, request, 1);
 }
 
@@ -189,12 +191,14 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
 {
+	LM_GUARD();
 	return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, 0);
 }
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	       MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return bcast("MPI_Ibcast", buffer, count, datatype, root, comm,
 		     request, 1);
 }
@@ -265,6 +269,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op,
 		      root, comm, NULL, 0);
 }
@@ -273,6 +278,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op,
 		      root, comm, request, 1);
 }
@@ -294,6 +300,7 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype,
 			 op, comm, NULL, 0);
 }
@@ -302,6 +309,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		   MPI_Request *request)
 {
+	LM_GUARD();
 	return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype,
 			 op, comm, request, 1);
 }
@@ -358,6 +366,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype,
 		       MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf,
 			      recvcounts, 0, datatype, op, comm, NULL, 0,
 			      LM_REDUCE_SCATTER);
@@ -367,6 +376,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
 			const int recvcounts[], MPI_Datatype datatype,
 			MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf,
 			      recvcounts, 0, datatype, op, comm, request, 1,
 			      LM_REDUCE_SCATTER);
@@ -376,6 +386,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
 			     int recvcount, MPI_Datatype datatype, MPI_Op op,
 			     MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf,
 			      NULL, recvcount, datatype, op, comm, NULL, 0,
 			      LM_REDUCE_SCATTER_BLOCK);
@@ -385,6 +396,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
 			      int recvcount, MPI_Datatype datatype, MPI_Op op,
 			      MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf,
 			      NULL, recvcount, datatype, op, comm, request, 1,
 			      LM_REDUCE_SCATTER_BLOCK);
@@ -409,6 +421,7 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm,
 		    NULL, 0, LM_SCAN);
 }
@@ -417,6 +430,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 	      MPI_Request *request)
 {
+	LM_GUARD();
 	return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    request, 1, LM_SCAN);
 }
@@ -424,6 +438,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    NULL, 0, LM_EXSCAN);
 }
@@ -432,6 +447,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
+	LM_GUARD();
 	return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    request, 1, LM_EXSCAN);
 }

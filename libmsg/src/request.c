@@ -160,6 +160,7 @@ static int op_error(const char *fn, struct libmsg_comm *comm, int err)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
@@ -182,6 +183,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
@@ -209,6 +211,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+	LM_GUARD();
 	int err;
 
 	lm_check_init("MPI_Request_get_status");
@@ -258,6 +261,7 @@ static int in_status_error(const char *fn, int errs, MPI_Status *sts)
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitall", count, reqs);
 
 	if (err)
@@ -270,6 +274,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Testall", count, reqs);
 
 	if (err)
@@ -320,6 +325,7 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitany", count, reqs);
 
 	if (err)
@@ -334,6 +340,7 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 		MPI_Status *st)
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Testany", count, reqs);
 
 	if (err)
@@ -376,6 +383,7 @@ static int some_finish(const char *fn, int count, MPI_Request *reqs,
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitsome", incount, reqs);
 
 	if (err)
@@ -391,6 +399,7 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int err = check_array("MPI_Testsome", incount, reqs);
 
 	if (err)
@@ -404,6 +413,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 
 int MPI_Request_free(MPI_Request *request)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 
 	lm_check_init("MPI_Request_free");
@@ -426,6 +436,7 @@ int MPI_Request_free(MPI_Request *request)
 
 int MPI_Cancel(MPI_Request *request)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 
 	lm_check_init("MPI_Cancel");
@@ -446,6 +457,7 @@ int MPI_Cancel(MPI_Request *request)
 
 int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+	LM_GUARD();
 	if (!status || !flag)
 		return lm_error(NULL, "MPI_Test_cancelled", MPI_ERR_ARG,
 				"status or flag is NULL");
