@@ -15,11 +15,13 @@
  * completes any thread's request.  Once the wait turns to sleeping, one
  * thread at a time sleeps in the transport (the WAIT ioctl or futex),
  * woken by incoming messages; the others wait on a condition variable.
- * A poll that did something wakes them all, and wakes the sleeper by
- * notifying this rank, so that a request completed by another thread's
- * poll is seen at once.  That notification can come just before the
- * sleeper has told the transport it sleeps; the sleeper's timeout is
- * short (LM_MT_NAP_NS) so that such a miss costs at most that.
+ * A poll that did something wakes them all, and wakes the sleeper (a
+ * WAKE to this rank), so that a request completed by another thread's
+ * poll is seen at once.  The device keeps a WAKE that comes before the
+ * WAIT (wake_pending), so none is lost; the fallback's futex does not,
+ * and a wake just before the sleeper's FUTEX_WAIT would be missed:
+ * there the sleeper's timeout is short (LM_MT_NAP_NS), which bounds
+ * such a miss.
  */
 
 #include <pthread.h>
@@ -83,7 +85,7 @@ void lm_mt_kick(void)
 	if (waiters)
 		pthread_cond_broadcast(&idle_cv);
 	if (sleeper)
-		lm_notify(&lm.job, lm.job.rank);
+		lm.job.t->wake(&lm.job, lm.job.rank);
 }
 
 static void cv_wait(int64_t timeout_ns)
@@ -108,12 +110,13 @@ void lm_mt_sleep(int64_t timeout_ns)
 		lm.job.t->sleep(&lm.job, timeout_ns);
 		return;
 	}
-	if (timeout_ns < 0 || timeout_ns > LM_MT_NAP_NS)
-		timeout_ns = LM_MT_NAP_NS;
 	if (sleeper) {
-		cv_wait(timeout_ns);
+		cv_wait(LM_MT_NAP_NS);
 		return;
 	}
+	if (lm.job.t != &lm_transport_mpichan &&
+	    (timeout_ns < 0 || timeout_ns > LM_MT_NAP_NS))
+		timeout_ns = LM_MT_NAP_NS;
 	sleeper = 1;
 	pthread_mutex_unlock(&big);
 	lm.job.t->sleep(&lm.job, timeout_ns);
