@@ -238,7 +238,9 @@ static inline int mpichan_any_incoming(const struct mpichan_ep *ep)
 	for (s = 0; s < ep->nranks; s++) {
 		struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, s, ep->rank);
 
-		if (__atomic_load_n(&rc->tail, __ATOMIC_ACQUIRE) != rc->head)
+		/* head: relaxed, another thread of this rank may consume. */
+		if (__atomic_load_n(&rc->tail, __ATOMIC_ACQUIRE) !=
+		    __atomic_load_n(&rc->head, __ATOMIC_RELAXED))
 			return 1;
 	}
 	return 0;

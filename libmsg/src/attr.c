@@ -111,6 +111,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 			   MPI_Comm_delete_attr_function *delete_fn,
 			   int *comm_keyval, void *extra_state)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create_keyval";
 	struct lm_keyval *n;
 	int i;
@@ -143,6 +144,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_free_keyval";
 	struct lm_keyval *k;
 	int err;
@@ -199,6 +201,7 @@ static int attr_delete_cb(struct libmsg_comm *c, struct lm_attr *a,
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_set_attr";
 	struct lm_keyval *k;
 	struct lm_attr *a;
@@ -253,6 +256,7 @@ static int get_predefined(int keyval, void *attribute_val)
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 		      int *flag)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_get_attr";
 	struct lm_keyval *k;
 	struct lm_attr *a;
@@ -279,6 +283,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_delete_attr";
 	struct lm_keyval *k;
 	struct lm_attr *a;

@@ -95,6 +95,7 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 
 int MPI_Buffer_attach(void *buffer, int size)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Buffer_attach");
 	if (size < 0)
 		return lm_error(NULL, "MPI_Buffer_attach", MPI_ERR_ARG,
@@ -112,6 +113,7 @@ int MPI_Buffer_attach(void *buffer, int size)
 
 int MPI_Buffer_detach(void *buffer_addr, int *size)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Buffer_detach");
 	if (!buffer_addr || !size)
 		return lm_error(NULL, "MPI_Buffer_detach", MPI_ERR_ARG,

@@ -154,11 +154,13 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request,
 
 int MPI_Barrier(MPI_Comm comm)
 {
+	LM_GUARD();
 	return barrier("MPI_Barrier", comm, NULL, 0);
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return barrier("MPI_Ibarrier", comm, request, 1);
 }
 
@@ -194,12 +196,14 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
 {
+	LM_GUARD();
 	return bcast("MPI_Bcast", buffer, count, datatype, root, comm, NULL, 0);
 }
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	       MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return bcast("MPI_Ibcast", buffer, count, datatype, root, comm,
 		     request, 1);
 }
@@ -270,6 +274,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce("MPI_Reduce", sendbuf, recvbuf, count, datatype, op,
 		      root, comm, NULL, 0);
 }
@@ -278,6 +283,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce("MPI_Ireduce", sendbuf, recvbuf, count, datatype, op,
 		      root, comm, request, 1);
 }
@@ -299,6 +305,7 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return allreduce("MPI_Allreduce", sendbuf, recvbuf, count, datatype,
 			 op, comm, NULL, 0);
 }
@@ -307,6 +314,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		   MPI_Request *request)
 {
+	LM_GUARD();
 	return allreduce("MPI_Iallreduce", sendbuf, recvbuf, count, datatype,
 			 op, comm, request, 1);
 }
@@ -363,6 +371,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype,
 		       MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf,
 			      recvcounts, 0, datatype, op, comm, NULL, 0,
 			      LM_REDUCE_SCATTER);
@@ -372,6 +381,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
 			const int recvcounts[], MPI_Datatype datatype,
 			MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf,
 			      recvcounts, 0, datatype, op, comm, request, 1,
 			      LM_REDUCE_SCATTER);
@@ -381,6 +391,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
 			     int recvcount, MPI_Datatype datatype, MPI_Op op,
 			     MPI_Comm comm)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Reduce_scatter_block", sendbuf, recvbuf,
 			      NULL, recvcount, datatype, op, comm, NULL, 0,
 			      LM_REDUCE_SCATTER_BLOCK);
@@ -390,6 +401,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
 			      int recvcount, MPI_Datatype datatype, MPI_Op op,
 			      MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return reduce_scatter("MPI_Ireduce_scatter_block", sendbuf, recvbuf,
 			      NULL, recvcount, datatype, op, comm, request, 1,
 			      LM_REDUCE_SCATTER_BLOCK);
@@ -414,6 +426,7 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return scan("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm,
 		    NULL, 0, LM_SCAN);
 }
@@ -422,6 +435,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 	      MPI_Request *request)
 {
+	LM_GUARD();
 	return scan("MPI_Iscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    request, 1, LM_SCAN);
 }
@@ -429,6 +443,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+	LM_GUARD();
 	return scan("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    NULL, 0, LM_EXSCAN);
 }
@@ -437,6 +452,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
+	LM_GUARD();
 	return scan("MPI_Iexscan", sendbuf, recvbuf, count, datatype, op, comm,
 		    request, 1, LM_EXSCAN);
 }

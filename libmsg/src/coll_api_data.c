@@ -164,6 +164,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 	       MPI_Comm comm)
 {
+	LM_GUARD();
 	return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf,
 		      recvcount, recvtype, root, comm, NULL, 0);
 }
@@ -172,6 +173,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return gather("MPI_Igather", sendbuf, sendcount, sendtype, recvbuf,
 		      recvcount, recvtype, root, comm, request, 1);
 }
@@ -225,6 +227,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, const int recvcounts[], const int displs[],
 		MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	LM_GUARD();
 	return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
 		       recvcounts, displs, recvtype, root, comm, NULL, 0);
 }
@@ -234,6 +237,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 MPI_Datatype recvtype, int root, MPI_Comm comm,
 		 MPI_Request *request)
 {
+	LM_GUARD();
 	return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf,
 		       recvcounts, displs, recvtype, root, comm, request, 1);
 }
@@ -283,6 +287,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		MPI_Comm comm)
 {
+	LM_GUARD();
 	return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
 		       recvcount, recvtype, root, comm, NULL, 0);
 }
@@ -291,6 +296,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		 MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return scatter("MPI_Iscatter", sendbuf, sendcount, sendtype, recvbuf,
 		       recvcount, recvtype, root, comm, request, 1);
 }
@@ -341,6 +347,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
 		 const int displs[], MPI_Datatype sendtype, void *recvbuf,
 		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+	LM_GUARD();
 	return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype,
 			recvbuf, recvcount, recvtype, root, comm, NULL, 0);
 }
@@ -350,6 +357,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
 		  int recvcount, MPI_Datatype recvtype, int root,
 		  MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype,
 			recvbuf, recvcount, recvtype, root, comm, request, 1);
 }
@@ -393,6 +401,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		  MPI_Comm comm)
 {
+	LM_GUARD();
 	return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
 			 recvcount, recvtype, comm, NULL, 0);
 }
@@ -401,6 +410,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		   MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return allgather("MPI_Iallgather", sendbuf, sendcount, sendtype,
 			 recvbuf, recvcount, recvtype, comm, request, 1);
 }
@@ -450,6 +460,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, const int recvcounts[], const int displs[],
 		   MPI_Datatype recvtype, MPI_Comm comm)
 {
+	LM_GUARD();
 	return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype,
 			  recvbuf, recvcounts, displs, recvtype, comm, NULL, 0);
 }
@@ -460,6 +471,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount,
 		    MPI_Datatype recvtype, MPI_Comm comm,
 		    MPI_Request *request)
 {
+	LM_GUARD();
 	return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype,
 			  recvbuf, recvcounts, displs, recvtype, comm, request,
 			  1);
@@ -536,6 +548,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		 MPI_Comm comm)
 {
+	LM_GUARD();
 	return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf,
 			recvcount, recvtype, comm, NULL, 0);
 }
@@ -544,6 +557,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		  MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return alltoall("MPI_Ialltoall", sendbuf, sendcount, sendtype, recvbuf,
 			recvcount, recvtype, comm, request, 1);
 }
@@ -607,6 +621,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
 		  const int recvcounts[], const int rdispls[],
 		  MPI_Datatype recvtype, MPI_Comm comm)
 {
+	LM_GUARD();
 	return alltoallvw("MPI_Alltoallv", sendbuf, sendcounts, sdispls, NULL,
 			  sendtype, recvbuf, recvcounts, rdispls, NULL,
 			  recvtype, comm, NULL, 0, LM_ALLTOALLV);
@@ -618,6 +633,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
 		   MPI_Datatype recvtype, MPI_Comm comm,
 		   MPI_Request *request)
 {
+	LM_GUARD();
 	return alltoallvw("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, NULL,
 			  sendtype, recvbuf, recvcounts, rdispls, NULL,
 			  recvtype, comm, request, 1, LM_ALLTOALLV);
@@ -628,6 +644,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
 		  void *recvbuf, const int recvcounts[], const int rdispls[],
 		  const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+	LM_GUARD();
 	return alltoallvw("MPI_Alltoallw", sendbuf, sendcounts, sdispls,
 			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
 			  recvtypes, NULL, comm, NULL, 0, LM_ALLTOALLW);
@@ -639,6 +656,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
 		   const MPI_Datatype recvtypes[], MPI_Comm comm,
 		   MPI_Request *request)
 {
+	LM_GUARD();
 	return alltoallvw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls,
 			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
 			  recvtypes, NULL, comm, request, 1, LM_ALLTOALLW);

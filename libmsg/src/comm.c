@@ -266,6 +266,7 @@ int lm_check_comm(MPI_Comm comm, const char *fn)
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_size");
 
 	if (err)
@@ -278,6 +279,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_rank");
 
 	if (err)
@@ -290,6 +292,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int MPI_Comm_free(MPI_Comm *comm)
 {
+	LM_GUARD();
 	struct libmsg_comm *c;
 	int err;
 
@@ -327,6 +330,7 @@ static int same_members(const struct libmsg_comm *a,
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
+	LM_GUARD();
 	int r, err = lm_check_comm(comm1, "MPI_Comm_compare");
 
 	if (!err)
@@ -352,6 +356,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_test_inter");
 
 	if (err)
@@ -366,6 +371,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 /* Names are local: longer ones are cut to MPI_MAX_OBJECT_NAME - 1. */
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_set_name");
 
 	if (err)
@@ -379,6 +385,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_get_name");
 
 	if (err)

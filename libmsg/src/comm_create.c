@@ -70,12 +70,14 @@ static int comm_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	return comm_dup(comm, "MPI_Comm_dup", newcomm);
 }
 
 /* Info hints are optional in MPI; none is understood, all are ignored. */
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	(void)info;
 	return comm_dup(comm, "MPI_Comm_dup_with_info", newcomm);
 }
@@ -89,6 +91,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
  */
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 	int err;
 
@@ -183,6 +186,7 @@ static int split(MPI_Comm comm, const char *fn, int color, int key,
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	return split(comm, "MPI_Comm_split", color, key, newcomm);
 }
 
@@ -190,6 +194,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 			MPI_Info info, MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_split_type";
 	int err = check_out(comm, fn, newcomm);
 
@@ -221,6 +226,7 @@ static int check_subgroup(MPI_Comm comm, const char *fn, MPI_Group group)
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create";
 	uint32_t ctx;
 	int err = check_out(comm, fn, newcomm);
@@ -273,6 +279,7 @@ static int agree_in_group(MPI_Comm comm, const char *fn, MPI_Group group,
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 			  MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create_group";
 	uint32_t ctx;
 	int err = check_out(comm, fn, newcomm);

@@ -15,14 +15,25 @@
  * parent, or for MPI_Comm_create_group a temporary one of the group):
  * an MPI_Allreduce with MPI_BAND of the masks gives the ids free
  * everywhere, and all take the lowest.  Every process sees the same
- * result, so they agree without another round.  One process does one
- * creation at a time (the library gives at most MPI_THREAD_FUNNELED),
- * so a mask cannot change between its contribution and its use, and
- * creations on disjoint communicators that run at the same time cannot
- * hand one id to two communicators of one process.  Freed ids go back
+ * result, so they agree without another round.  Freed ids go back
  * into the mask (comm.c, once the communicator's operations are over).
+ *
+ * At MPI_THREAD_MULTIPLE, threads of one process may create
+ * communicators at once (on different parents), and a mask must not
+ * be offered to two agreements that may both take its lowest id.  As
+ * in MPICH, one agreement at a time holds the mask on a process; the
+ * others offer no id (all zeros) and try again.  An extra word says
+ * whether every process offered its mask: a round without a common id
+ * where all did is a real shortage; otherwise the round is repeated.
+ * The mask goes to the waiting agreement whose parent has the lowest
+ * context id: the lowest of all waiting ones gets it on all its
+ * processes within a round of each, so some agreement always succeeds.
+ * The library lock is held from the reduction's end until the new
+ * communicator is registered (nothing in between waits), so the id is
+ * taken before another agreement can look at the mask.
  */
 
+#include <sched.h>
 #include <string.h>
 
 #include "lm.h"
@@ -31,6 +42,8 @@
 #define CTX_WORDS	(CTX_SLOTS / 32)
 
 static uint32_t free_mask[CTX_WORDS];
+static int mask_busy;			/* an agreement has offered it */
+static unsigned int waiting[LM_CTX_LIMIT / 2];	/* agreements per parent slot */
 
 void lm_ctx_init(void)
 {
@@ -65,24 +78,66 @@ int lm_ctx_in_use(void)
 	return n;
 }
 
+/* May an agreement over a parent on context pctx offer the mask now? */
+static int mask_mine(uint32_t pctx)
+{
+	uint32_t i;
+
+	if (mask_busy)
+		return 0;
+	for (i = 0; i < pctx / 2; i++)
+		if (waiting[i])
+			return 0;
+	return 1;
+}
+
+static int agree_round(struct libmsg_comm *over, uint32_t *all)
+{
+	uint32_t mine[CTX_WORDS + 1];
+	int own = mask_mine(over->ctx), err;
+
+	if (own) {
+		mask_busy = 1;
+		memcpy(mine, free_mask, sizeof(free_mask));
+	} else {
+		memset(mine, 0, sizeof(free_mask));
+	}
+	mine[CTX_WORDS] = (uint32_t)own;
+	err = MPI_Allreduce(mine, all, CTX_WORDS + 1, MPI_UINT32_T, MPI_BAND,
+			    over);
+	if (own)
+		mask_busy = 0;
+	return err;
+}
+
 int lm_ctx_agree(struct libmsg_comm *over, const char *fn, uint32_t *ctx)
 {
-	uint32_t mine[CTX_WORDS], all[CTX_WORDS];
+	uint32_t all[CTX_WORDS + 1], slot = over->ctx / 2;
 	int i, err;
 
 	lm_comm_reap();
-	memcpy(mine, free_mask, sizeof(mine));
-	err = MPI_Allreduce(mine, all, CTX_WORDS, MPI_UINT32_T, MPI_BAND, over);
-	if (err)
-		return err;
-	for (i = 0; i < CTX_WORDS; i++) {
-		if (all[i]) {
+	waiting[slot]++;
+	for (;;) {
+		err = agree_round(over, all);
+		if (err)
+			break;
+		for (i = 0; i < CTX_WORDS; i++)
+			if (all[i])
+				break;
+		if (i < CTX_WORDS) {
 			*ctx = 2 * (32 * (uint32_t)i +
 				    (uint32_t)__builtin_ctz(all[i]));
-			return MPI_SUCCESS;
+			break;
 		}
+		if (all[CTX_WORDS]) {
+			err = lm_error(over, fn, MPI_ERR_OTHER,
+				       "no context id is free on all %d processes (%d of %d in use here)",
+				       over->size, lm_ctx_in_use(), CTX_SLOTS);
+			break;
+		}
+		/* Another thread's agreement had the mask somewhere. */
+		lm_mt_relax(0, 1);
 	}
-	return lm_error(over, fn, MPI_ERR_OTHER,
-			"no context id is free on all %d processes (%d of %d in use here)",
-			over->size, lm_ctx_in_use(), CTX_SLOTS);
+	waiting[slot]--;
+	return err;
 }

@@ -140,6 +140,7 @@ static int bad_type(const char *fn, MPI_Datatype dt, const char *what)
 
 int MPI_Type_commit(MPI_Datatype *datatype)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Type_commit");
 	CHECK_PTR("MPI_Type_commit", datatype);
 	CHECK_TYPE("MPI_Type_commit", *datatype, "datatype");
@@ -150,6 +151,7 @@ int MPI_Type_commit(MPI_Datatype *datatype)
 
 int MPI_Type_free(MPI_Datatype *datatype)
 {
+	LM_GUARD();
 	MPI_Datatype dt;
 
 	lm_check_init("MPI_Type_free");
@@ -168,6 +170,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Type_dup");
 	CHECK_TYPE("MPI_Type_dup", oldtype, "oldtype");
 	CHECK_PTR("MPI_Type_dup", newtype);
@@ -178,6 +181,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_size", datatype, "datatype");
 	CHECK_PTR("MPI_Type_size", size);
 	*size = datatype->size > 0x7fffffff ? MPI_UNDEFINED : (int)datatype->size;
@@ -186,6 +190,7 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
 
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_size_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_size_x", size);
 	*size = datatype->size;
@@ -194,6 +199,7 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_extent", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_extent", lb);
 	CHECK_PTR("MPI_Type_get_extent", extent);
@@ -205,6 +211,7 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
 			  MPI_Count *extent)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_extent_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_extent_x", lb);
 	CHECK_PTR("MPI_Type_get_extent_x", extent);
@@ -216,6 +223,7 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
 			     MPI_Aint *true_extent)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_true_extent", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_true_extent", true_lb);
 	CHECK_PTR("MPI_Type_get_true_extent", true_extent);
@@ -227,6 +235,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 			       MPI_Count *true_extent)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_true_extent_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_true_extent_x", true_lb);
 	CHECK_PTR("MPI_Type_get_true_extent_x", true_extent);
@@ -237,6 +246,7 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_set_name", datatype, "datatype");
 	CHECK_PTR("MPI_Type_set_name", type_name);
 	snprintf(datatype->name_buf, sizeof(datatype->name_buf), "%s",
@@ -247,6 +257,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_name", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_name", type_name);
 	CHECK_PTR("MPI_Type_get_name", resultlen);
@@ -278,6 +289,7 @@ static int count_of(const char *fn, const MPI_Status *status,
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+	LM_GUARD();
 	MPI_Count c = 0;
 	int err = count_of("MPI_Get_count", status, datatype, count ? &c : NULL);
 
@@ -291,6 +303,7 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 		       MPI_Count *count)
 {
+	LM_GUARD();
 	int64_t n;
 
 	if (!status || !count)
@@ -305,6 +318,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 		     int *count)
 {
+	LM_GUARD();
 	MPI_Count c = 0;
 	int err = MPI_Get_elements_x(status, datatype, count ? &c : NULL);
 
@@ -318,6 +332,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 
 int MPI_Get_address(const void *location, MPI_Aint *address)
 {
+	LM_GUARD();
 	CHECK_PTR("MPI_Get_address", address);
 	*address = (MPI_Aint)(uintptr_t)location;
 	return MPI_SUCCESS;

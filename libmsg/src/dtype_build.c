@@ -438,6 +438,7 @@ static int check_array(const char *fn, int count, const void *p,
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_contiguous";
 	struct builder b = { 0 };
 
@@ -465,6 +466,7 @@ static int hvector(const char *fn, int count, int blocklength, int64_t stride,
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
 			    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_hvector";
 
 	TRY(check_base(fn, count, oldtype, newtype));
@@ -476,6 +478,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
 int MPI_Type_vector(int count, int blocklength, int stride,
 		    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_vector";
 	int64_t bytes;
 
@@ -534,6 +537,7 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
 		     const int array_of_displacements[], MPI_Datatype oldtype,
 		     MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	return indexed("MPI_Type_indexed", count, 0, array_of_blocklengths, 0,
 		       0, array_of_displacements, NULL, oldtype, newtype);
 }
@@ -542,6 +546,7 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 			     const MPI_Aint array_of_displacements[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	return indexed("MPI_Type_create_hindexed", count, 0,
 		       array_of_blocklengths, 0, 1, NULL, array_of_displacements,
 		       oldtype, newtype);
@@ -551,6 +556,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength,
 				  const int array_of_displacements[],
 				  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	return indexed("MPI_Type_create_indexed_block", count, 1, NULL,
 		       blocklength, 0, array_of_displacements, NULL, oldtype,
 		       newtype);
@@ -560,6 +566,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
 				   const MPI_Aint array_of_displacements[],
 				   MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	return indexed("MPI_Type_create_hindexed_block", count, 1, NULL,
 		       blocklength, 1, NULL, array_of_displacements, oldtype,
 		       newtype);
@@ -572,6 +579,7 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 			   const MPI_Datatype array_of_types[],
 			   MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_struct";
 	struct libmsg_datatype *dt;
 	struct builder b = { 0 };
@@ -652,6 +660,7 @@ static struct libmsg_datatype *with_bounds(MPI_Datatype old, int64_t lb,
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 			    MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_resized";
 	struct libmsg_datatype *dt;
 
@@ -709,6 +718,7 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_subarray";
 	struct libmsg_datatype *t, *next;
 	struct builder b = { 0 };

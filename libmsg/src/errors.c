@@ -119,6 +119,7 @@ int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
+	LM_GUARD();
 	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
 	    !class_names[errorcode])
 		return lm_error(NULL, "MPI_Error_class", MPI_ERR_ARG,
@@ -132,6 +133,7 @@ int MPI_Error_class(int errorcode, int *errorclass)
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+	LM_GUARD();
 	int n;
 
 	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
@@ -155,6 +157,7 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_set_errhandler");
 
 	if (err)
@@ -168,6 +171,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_get_errhandler");
 
 	if (err)
@@ -181,6 +185,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
+	LM_GUARD();
 	if (!errhandler || !*errhandler || (*errhandler)->magic != LM_MAGIC_ERRH)
 		return lm_error(NULL, "MPI_Errhandler_free", MPI_ERR_ARG,
 				"invalid error handler");

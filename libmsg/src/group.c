@@ -72,6 +72,7 @@ static int no_mem(const char *fn)
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_group");
 
 	if (err)
@@ -83,6 +84,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
 int MPI_Group_size(MPI_Group group, int *size)
 {
+	LM_GUARD();
 	int err = lm_check_group(group, "MPI_Group_size");
 
 	if (err)
@@ -95,6 +97,7 @@ int MPI_Group_size(MPI_Group group, int *size)
 
 int MPI_Group_rank(MPI_Group group, int *rank)
 {
+	LM_GUARD();
 	int err = lm_check_group(group, "MPI_Group_rank");
 
 	if (err)
@@ -107,6 +110,7 @@ int MPI_Group_rank(MPI_Group group, int *rank)
 
 int MPI_Group_free(MPI_Group *group)
 {
+	LM_GUARD();
 	struct libmsg_group *g;
 	int err;
 
@@ -140,6 +144,7 @@ static int check_two(const char *fn, MPI_Group g1, MPI_Group g2, void *out)
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
 			      MPI_Group group2, int ranks2[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Group_translate_ranks";
 	int i, r, *in2, err = lm_check_group(group1, fn);
 
@@ -176,6 +181,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Group_compare";
 	int r, *in2, err = check_two(fn, group1, group2, result);
 
@@ -246,12 +252,14 @@ static int set_op(const char *fn, int op, MPI_Group g1, MPI_Group g2,
 
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+	LM_GUARD();
 	return set_op("MPI_Group_union", SET_UNION, group1, group2, newgroup);
 }
 
 int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
 			   MPI_Group *newgroup)
 {
+	LM_GUARD();
 	return set_op("MPI_Group_intersection", SET_INTERSECTION, group1,
 		      group2, newgroup);
 }
@@ -259,6 +267,7 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
 int MPI_Group_difference(MPI_Group group1, MPI_Group group2,
 			 MPI_Group *newgroup)
 {
+	LM_GUARD();
 	return set_op("MPI_Group_difference", SET_DIFFERENCE, group1, group2,
 		      newgroup);
 }
@@ -335,6 +344,7 @@ static int subset(const char *fn, MPI_Group group, int n, const int *ranks,
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
 		   MPI_Group *newgroup)
 {
+	LM_GUARD();
 	int err = check_list_args("MPI_Group_incl", group, n, ranks, newgroup);
 
 	if (err)
@@ -345,6 +355,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[],
 		   MPI_Group *newgroup)
 {
+	LM_GUARD();
 	int err = check_list_args("MPI_Group_excl", group, n, ranks, newgroup);
 
 	if (err)
@@ -412,6 +423,7 @@ static int range_subset(const char *fn, MPI_Group group, int n,
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
 			 MPI_Group *newgroup)
 {
+	LM_GUARD();
 	return range_subset("MPI_Group_range_incl", group, n, ranges, 0,
 			    newgroup);
 }
@@ -419,6 +431,7 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
 			 MPI_Group *newgroup)
 {
+	LM_GUARD();
 	return range_subset("MPI_Group_range_excl", group, n, ranges, 1,
 			    newgroup);
 }

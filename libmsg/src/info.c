@@ -200,6 +200,7 @@ static int check_changeable(MPI_Info info, const char *fn)
 
 int MPI_Info_create(MPI_Info *info)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Info_create");
 	if (!info)
 		return lm_error(NULL, "MPI_Info_create", MPI_ERR_ARG,
@@ -213,6 +214,7 @@ int MPI_Info_create(MPI_Info *info)
 
 int MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_set";
 	int err = check_info(info, fn);
 
@@ -235,6 +237,7 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
 
 int MPI_Info_delete(MPI_Info info, const char *key)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_delete";
 	int err = check_info(info, fn), i;
 
@@ -260,6 +263,7 @@ int MPI_Info_delete(MPI_Info info, const char *key)
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 		 int *flag)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_get";
 	int err = check_info(info, fn), i;
 	size_t len;
@@ -288,6 +292,7 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 			  int *flag)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_get_valuelen";
 	int err = check_info(info, fn), i;
 
@@ -306,6 +311,7 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
+	LM_GUARD();
 	int err = check_info(info, "MPI_Info_get_nkeys");
 
 	if (err)
@@ -320,6 +326,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 /* key must hold MPI_MAX_INFO_KEY characters (with the NUL). */
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_get_nthkey";
 	int err = check_info(info, fn);
 
@@ -336,6 +343,7 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_dup";
 	struct libmsg_info *dup;
 	int err = check_info(info, fn), i;
@@ -360,6 +368,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 
 int MPI_Info_free(MPI_Info *info)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Info_free";
 	int err;
 

@@ -105,8 +105,9 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 			MPICHAN_DEVICE);
 	lm.pid = getpid();
 	read_settings();
+	/* Every level is given; MULTIPLE turns the library lock on (thread.c). */
 	lm.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE :
-		required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : required;
+		required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
 	if (provided)
 		*provided = lm.thread_level;
 	err = lm_comm_init();
@@ -169,6 +170,7 @@ static void finalize_barrier(void)
 
 int MPI_Finalize(void)
 {
+	LM_GUARD();
 	int err;
 
 	lm_check_init("MPI_Finalize");

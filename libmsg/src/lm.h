@@ -269,6 +269,40 @@ struct lm_state {
 
 extern struct lm_state lm;
 
+/* ---- thread.c: MPI_THREAD_MULTIPLE ------------------------------------- */
+
+extern __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
+void lm_mt_enter(void);
+void lm_mt_leave(void);
+/* Blocked calls: give the lock to other threads, between polls. */
+void lm_mt_relax(unsigned int poll, unsigned int yield_every);
+void lm_mt_sleep(int64_t timeout_ns);
+/* A poll did something: wake the threads that wait. */
+void lm_mt_kick(void);
+
+/* Take the library lock: only at MPI_THREAD_MULTIPLE (returns 1 then). */
+static inline int lm_lock(void)
+{
+	if (__builtin_expect(lm.thread_level != MPI_THREAD_MULTIPLE, 1))
+		return 0;
+	lm_mt_enter();
+	return 1;
+}
+
+static inline void lm_unlock_guard(int *locked)
+{
+	if (*locked)
+		lm_mt_leave();
+}
+
+/*
+ * First line of an MPI call that touches shared state: holds the lock
+ * (at MPI_THREAD_MULTIPLE) until the call returns, whichever return.
+ */
+#define LM_GUARD() \
+	int lm_guard_ __attribute__((cleanup(lm_unlock_guard), unused)) = \
+		lm_lock()
+
 /* ---- errors.c -------------------------------------------------------- */
 
 /*

@@ -315,6 +315,7 @@ void lm_op_release(MPI_Op op)
 
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
+	LM_GUARD();
 	struct libmsg_op *o;
 
 	lm_check_init("MPI_Op_create");
@@ -339,6 +340,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 
 int MPI_Op_free(MPI_Op *op)
 {
+	LM_GUARD();
 	MPI_Op o;
 
 	lm_check_init("MPI_Op_free");
@@ -359,6 +361,7 @@ int MPI_Op_free(MPI_Op *op)
 
 int MPI_Op_commutative(MPI_Op op, int *commute)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Op_commutative");
 	if (!valid_op(op))
 		return lm_error(NULL, "MPI_Op_commutative", MPI_ERR_OP, "%s",
@@ -373,6 +376,7 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
 		     MPI_Datatype datatype, MPI_Op op)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Reduce_local";
 	const char *why;
 	int err;

@@ -162,6 +162,7 @@ static int blocking_send(const char *fn, const void *buf, int count,
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 	     int tag, MPI_Comm comm)
 {
+	LM_GUARD();
 	return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm,
 			     LM_MODE_STD);
 }
@@ -169,6 +170,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
+	LM_GUARD();
 	return blocking_send("MPI_Ssend", buf, count, datatype, dest, tag, comm,
 			     LM_MODE_SYNC);
 }
@@ -176,6 +178,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
+	LM_GUARD();
 	return blocking_send("MPI_Bsend", buf, count, datatype, dest, tag, comm,
 			     LM_MODE_BUFFERED);
 }
@@ -183,6 +186,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
+	LM_GUARD();
 	return blocking_send("MPI_Rsend", buf, count, datatype, dest, tag, comm,
 			     LM_MODE_READY);
 }
@@ -190,6 +194,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	     int tag, MPI_Comm comm, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_request r;
 	int err = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm);
 
@@ -240,6 +245,7 @@ static int nonblocking_send(const char *fn, const void *buf, int count,
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Isend", buf, count, datatype, dest, tag,
 				comm, LM_MODE_STD, 0, request);
 }
@@ -247,6 +253,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	       int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Issend", buf, count, datatype, dest, tag,
 				comm, LM_MODE_SYNC, 0, request);
 }
@@ -254,6 +261,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	       int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Ibsend", buf, count, datatype, dest, tag,
 				comm, LM_MODE_BUFFERED, 0, request);
 }
@@ -261,6 +269,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	       int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Irsend", buf, count, datatype, dest, tag,
 				comm, LM_MODE_READY, 0, request);
 }
@@ -268,6 +277,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
 		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Send_init", buf, count, datatype, dest,
 				tag, comm, LM_MODE_STD, 1, request);
 }
@@ -275,6 +285,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
 		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Ssend_init", buf, count, datatype, dest,
 				tag, comm, LM_MODE_SYNC, 1, request);
 }
@@ -282,6 +293,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
 		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Bsend_init", buf, count, datatype, dest,
 				tag, comm, LM_MODE_BUFFERED, 1, request);
 }
@@ -289,6 +301,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype,
 		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_send("MPI_Rsend_init", buf, count, datatype, dest,
 				tag, comm, LM_MODE_READY, 1, request);
 }
@@ -319,6 +332,7 @@ static int nonblocking_recv(const char *fn, void *buf, int count,
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_recv("MPI_Irecv", buf, count, datatype, source, tag,
 				comm, 0, request);
 }
@@ -326,6 +340,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 		  int tag, MPI_Comm comm, MPI_Request *request)
 {
+	LM_GUARD();
 	return nonblocking_recv("MPI_Recv_init", buf, count, datatype, source,
 				tag, comm, 1, request);
 }
@@ -352,6 +367,7 @@ static int start_one(MPI_Request r, const char *fn)
 
 int MPI_Start(MPI_Request *request)
 {
+	LM_GUARD();
 	lm_check_init("MPI_Start");
 	if (!request)
 		return lm_error(NULL, "MPI_Start", MPI_ERR_REQUEST, "request is NULL");
@@ -360,6 +376,7 @@ int MPI_Start(MPI_Request *request)
 
 int MPI_Startall(int count, MPI_Request reqs[])
 {
+	LM_GUARD();
 	int i, err;
 
 	lm_check_init("MPI_Startall");
@@ -380,6 +397,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 MPI_Datatype recvtype, int source, int recvtag,
 		 MPI_Comm comm, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_request s, r;
 	int err;
 
@@ -419,6 +437,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			 int dest, int sendtag, int source, int recvtag,
 			 MPI_Comm comm, MPI_Status *status)
 {
+	LM_GUARD();
 	MPI_Status st;
 	void *tmp;
 	size_t bytes;

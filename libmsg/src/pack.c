@@ -406,6 +406,7 @@ static int check_pack(const char *fn, int count, MPI_Datatype dt,
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
 	     void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Pack";
 	uint64_t bytes;
 	int err = check_pack(fn, incount, datatype, comm, position);
@@ -429,6 +430,7 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 	       int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Unpack";
 	uint64_t bytes;
 	int err = check_pack(fn, outcount, datatype, comm, position);
@@ -452,6 +454,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Pack_size";
 	uint64_t bytes;
 	int err = lm_check_comm(comm, fn);

@@ -98,17 +98,20 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm,
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 	       MPI_Status *status)
 {
+	LM_GUARD();
 	return iprobe("MPI_Iprobe", source, tag, comm, flag, NULL, status);
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+	LM_GUARD();
 	return probe("MPI_Probe", source, tag, comm, NULL, status);
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
 		MPI_Message *message, MPI_Status *status)
 {
+	LM_GUARD();
 	if (!message)
 		return lm_error(comm, "MPI_Improbe", MPI_ERR_ARG, "message is NULL");
 	return iprobe("MPI_Improbe", source, tag, comm, flag, message, status);
@@ -117,6 +120,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 	       MPI_Status *status)
 {
+	LM_GUARD();
 	if (!message)
 		return lm_error(comm, "MPI_Mprobe", MPI_ERR_ARG, "message is NULL");
 	return probe("MPI_Mprobe", source, tag, comm, message, status);
@@ -161,6 +165,7 @@ static struct libmsg_request *mrecv_start(void *buf, int count,
 int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 	      MPI_Message *message, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 	int err = check_mrecv("MPI_Mrecv", buf, count, datatype, message);
 
@@ -179,6 +184,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
 	       MPI_Message *message, MPI_Request *request)
 {
+	LM_GUARD();
 	int err = check_mrecv("MPI_Imrecv", buf, count, datatype, message);
 
 	if (err)

@@ -33,9 +33,11 @@ struct lm_ctl_out {
 #endif
 
 static struct cds_list_head *pend_ctl;	/* per destination */
-static uint64_t idle_since;
-static unsigned int idle_polls;
-static int idle_pulled;
+/* A blocked call's wait, per thread (MPI_THREAD_MULTIPLE). */
+#define LM_TLS __thread __attribute__((tls_model("initial-exec")))
+static LM_TLS uint64_t idle_since;
+static LM_TLS unsigned int idle_polls;
+static LM_TLS int idle_pulled;
 
 int lm_progress_init(void)
 {
@@ -458,13 +460,17 @@ int lm_progress(void)
 	}
 	/* Last: rounds completed by anything above start their successors. */
 	did |= lm_coll_progress();
+	if (did && lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_mt_kick();
 	return did;
 }
 
 /* One idle poll's pause; oversubscribed (a short spin), let others run. */
 static void spin_once(void)
 {
-	if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
+	if (lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_mt_relax(idle_polls, lm.spin_ns < 10000 ? 16 : 64);
+	else if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
 		sched_yield();
 	else
 		cpu_relax();
@@ -509,11 +515,16 @@ void lm_progress_block(void)
 		}
 	}
 	if (lm.wait_mode == LM_WAIT_SPIN) {
-		if ((idle_polls & 15) == 0)
+		if (lm.thread_level == MPI_THREAD_MULTIPLE)
+			lm_mt_relax(idle_polls, 16);
+		else if ((idle_polls & 15) == 0)
 			sched_yield();
 		return;
 	}
 	/* Nobody wakes a sender when its ring drains: look again soon. */
 	timeout = lm.npending ? 200000 : 1000000000;
-	lm.job.t->sleep(&lm.job, timeout);
+	if (lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_mt_sleep(timeout);
+	else
+		lm.job.t->sleep(&lm.job, timeout);
 }

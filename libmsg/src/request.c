@@ -160,6 +160,7 @@ static int op_error(const char *fn, struct libmsg_comm *comm, int err)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
@@ -182,6 +183,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+	LM_GUARD();
 	struct libmsg_comm *comm;
 	struct libmsg_request *r;
 	int err;
@@ -209,6 +211,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+	LM_GUARD();
 	int err;
 
 	lm_check_init("MPI_Request_get_status");
@@ -277,6 +280,7 @@ static int in_status_error(const char *fn, struct errs e, MPI_Status *sts)
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitall", count, reqs);
 
 	if (err)
@@ -289,6 +293,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Testall", count, reqs);
 
 	if (err)
@@ -339,6 +344,7 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitany", count, reqs);
 
 	if (err)
@@ -353,6 +359,7 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 		MPI_Status *st)
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Testany", count, reqs);
 
 	if (err)
@@ -395,6 +402,7 @@ static int some_finish(const char *fn, int count, MPI_Request *reqs,
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int i, err = check_array("MPI_Waitsome", incount, reqs);
 
 	if (err)
@@ -410,6 +418,7 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status sts[])
 {
+	LM_GUARD();
 	int err = check_array("MPI_Testsome", incount, reqs);
 
 	if (err)
@@ -423,6 +432,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 
 int MPI_Request_free(MPI_Request *request)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 
 	lm_check_init("MPI_Request_free");
@@ -445,6 +455,7 @@ int MPI_Request_free(MPI_Request *request)
 
 int MPI_Cancel(MPI_Request *request)
 {
+	LM_GUARD();
 	struct libmsg_request *r;
 
 	lm_check_init("MPI_Cancel");
@@ -465,6 +476,7 @@ int MPI_Cancel(MPI_Request *request)
 
 int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+	LM_GUARD();
 	if (!status || !flag)
 		return lm_error(NULL, "MPI_Test_cancelled", MPI_ERR_ARG,
 				"status or flag is NULL");

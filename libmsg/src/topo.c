@@ -145,6 +145,7 @@ struct lm_topo *lm_topo_get(MPI_Comm comm, const char *fn, int kind, int *err)
 
 int MPI_Topo_test(MPI_Comm comm, int *status)
 {
+	LM_GUARD();
 	struct lm_topo *t;
 	int err = lm_check_comm(comm, "MPI_Topo_test");
 
@@ -214,6 +215,7 @@ static struct lm_topo *cart_new(int ndims, const int dims[],
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 		    const int periods[], int reorder, MPI_Comm *comm_cart)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_create";
 	struct lm_topo *t;
 	int nnodes, err = check_grid(comm_old, fn, ndims, dims, periods, &nnodes);
@@ -234,6 +236,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
 		 const int periods[], int *newrank)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_map";
 	int nnodes, err = check_grid(comm, fn, ndims, dims, periods, &nnodes);
 
@@ -247,6 +250,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
 
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
+	LM_GUARD();
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, "MPI_Cartdim_get", MPI_CART, &err);
 
@@ -283,6 +287,7 @@ static int check_maxdims(MPI_Comm comm, const char *fn,
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
 		 int coords[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_get";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_CART, &err);
@@ -305,6 +310,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_coords";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_CART, &err);
@@ -325,6 +331,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_rank";
 	int err, i, c, r = 0;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_CART, &err);
@@ -371,6 +378,7 @@ static int shift_one(const struct lm_topo *t, int rank, int dir, int stride,
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
 		   int *rank_dest)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_shift";
 	int err, i, stride = 1;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_CART, &err);
@@ -394,6 +402,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Cart_sub";
 	int err, i, n = 0, color = 0, key = 0, *coords, *dims, *periods;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_CART, &err), *sub;

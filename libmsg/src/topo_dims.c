@@ -116,6 +116,7 @@ static int factor(const struct dims_search *s, int m, int k, int cap, int *out)
 
 int MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Dims_create";
 	struct dims_search *s;
 	int i, j, nfree = 0, fixed = 1, *free_dims;

@@ -73,6 +73,7 @@ static int check_graph(MPI_Comm comm, const char *fn, int nnodes,
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
 		     const int edges[], int reorder, MPI_Comm *comm_graph)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graph_create";
 	struct lm_topo *t;
 	int nedges, err = check_graph(comm_old, fn, nnodes, index, edges);
@@ -100,6 +101,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
 		  const int edges[], int *newrank)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graph_map";
 	int err = check_graph(comm, fn, nnodes, index, edges);
 
@@ -113,6 +115,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
 
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graphdims_get";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_GRAPH, &err);
@@ -129,6 +132,7 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
 		  int edges[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graph_get";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_GRAPH, &err);
@@ -167,6 +171,7 @@ static int graph_rank(MPI_Comm comm, const char *fn, int rank,
 
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graph_neighbors_count";
 	struct lm_topo *t;
 	int first, n, err = graph_rank(comm, fn, rank, &t, &first, &n);
@@ -182,6 +187,7 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
 			int neighbors[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Graph_neighbors";
 	struct lm_topo *t;
 	int first, n, err = graph_rank(comm, fn, rank, &t, &first, &n);
@@ -279,6 +285,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 				   const int destweights[], MPI_Info info,
 				   int reorder, MPI_Comm *comm_dist_graph)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Dist_graph_create_adjacent";
 	struct lm_topo *t;
 	int win, wout, err = lm_check_comm(comm_old, fn);
@@ -403,6 +410,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 			  const int weights[], MPI_Info info, int reorder,
 			  MPI_Comm *comm_dist_graph)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Dist_graph_create";
 	struct lm_topo *t = NULL;
 	int *counts = NULL, *rec = NULL, *in = NULL, nedges = 0, weighted = 0, err,
@@ -486,6 +494,7 @@ out:
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
 				   int *outdegree, int *weighted)
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Dist_graph_neighbors_count";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_DIST_GRAPH, &err);
@@ -515,6 +524,7 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
 			     int sourceweights[], int maxoutdegree,
 			     int destinations[], int destweights[])
 {
+	LM_GUARD();
 	static const char fn[] = "MPI_Dist_graph_neighbors";
 	int err;
 	struct lm_topo *t = lm_topo_get(comm, fn, MPI_DIST_GRAPH, &err);

@@ -34,6 +34,9 @@
  *   -t SECS      cpu: how long rank 0 sleeps before sending (1)
  *   -p           pin rank r to CPU r (modulo the CPUs this process may
  *                use), so every MPI library runs with the same placement
+ *   -T LEVEL     MPI_Init_thread with single|funneled|serialized|multiple
+ *                (default: MPI_Init); the level granted is printed, and a
+ *                lower one ends the run
  *
  * Output (rank 0 only, or rank 1 for cpu): lines starting with '#' are
  * comments; every other line is data, fields separated by one space:
@@ -73,6 +76,10 @@ struct opts {
 	double sleep_s;
 };
 
+static const char *const levels[] = {
+	"single", "funneled", "serialized", "multiple"
+};
+
 static void die(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "mpi-bench: rank %d: ", rank);
@@ -86,7 +93,8 @@ static void usage(void)
 {
 	if (rank == 0)
 		fprintf(stderr, "usage: mpi-bench latency|bw|cpu [-s MIN:MAX] "
-			"[-i N] [-I N] [-x N] [-r N] [-t SECS] [-p]\n");
+			"[-i N] [-I N] [-x N] [-r N] [-t SECS] [-p] "
+			"[-T LEVEL]\n");
 	MPI_Abort(MPI_COMM_WORLD, 2);
 	exit(2);
 }
@@ -119,7 +127,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->pin = 0;
 	o->sleep_s = 1.0;
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:i:I:x:r:t:p")) != -1) {
+	while ((c = getopt(argc, argv, "s:i:I:x:r:t:pT:")) != -1) {
 		switch (c) {
 		case 's': {
 			char *colon = strchr(optarg, ':');
@@ -137,6 +145,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'r': o->reps = (int)number(optarg); break;
 		case 't': o->sleep_s = atof(optarg); break;
 		case 'p': o->pin = 1; break;
+		case 'T': break;	/* taken before MPI_Init_thread */
 		default: usage();
 		}
 	}
@@ -398,17 +407,44 @@ static void cpu_when_blocked(const struct opts *o)
 	}
 }
 
+/* -T LEVEL: the thread level asked for, or -1 (MPI_Init). */
+static int thread_level(int argc, char **argv)
+{
+	int i, l;
+
+	for (i = 1; i + 1 < argc; i++) {
+		if (strcmp(argv[i], "-T"))
+			continue;
+		for (l = 0; l < 4; l++)
+			if (!strcmp(argv[i + 1], levels[l]))
+				return l;
+		fprintf(stderr, "mpi-bench: -T %s: use single, funneled, serialized or multiple\n",
+			argv[i + 1]);
+		exit(2);
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	char version[MPI_MAX_LIBRARY_VERSION_STRING], *nl;
 	char *sbuf = NULL, *rbuf = NULL;
 	struct opts o;
-	int size, len = 0;
+	int size, len = 0, want = thread_level(argc, argv), got = -1;
+	static const int mpi_levels[] = {
+		MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+		MPI_THREAD_MULTIPLE
+	};
 
-	MPI_Init(&argc, &argv);
+	if (want < 0)
+		MPI_Init(&argc, &argv);
+	else
+		MPI_Init_thread(&argc, &argv, mpi_levels[want], &got);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	parse(argc, argv, &o);
+	if (want >= 0 && got < mpi_levels[want])
+		die("MPI_Init_thread did not grant %s", levels[want]);
 	if (size < 2)
 		die("%s", "needs 2 ranks (ranks above 1 only wait)");
 	if (o.pin)
@@ -421,8 +457,10 @@ int main(int argc, char **argv)
 		if (*nl == '\t')
 			*nl = ' ';
 	if (rank == (strcmp(o.mode, "cpu") ? 0 : 1))
-		printf("# mpi-bench %s: %s; %d ranks%s\n", o.mode, version,
-		       size, o.pin ? ", pinned" : "");
+		printf("# mpi-bench %s: %s; %d ranks%s%s%s\n", o.mode,
+		       version, size, o.pin ? ", pinned" : "",
+		       want >= 0 ? ", thread level " : "",
+		       want >= 0 ? levels[want] : "");
 
 	if (!strcmp(o.mode, "latency") || !strcmp(o.mode, "bw")) {
 		sbuf = alloc(o.max);
