@@ -350,6 +350,11 @@ void lm_sched_step_done(struct libmsg_request *req)
 		cds_list_add_tail(&s->ready, &ready);
 }
 
+int lm_coll_ready(void)
+{
+	return !cds_list_empty(&ready);
+}
+
 int lm_coll_progress(void)
 {
 	struct lm_sched *s;

@@ -490,6 +490,19 @@ void lm_send_start(struct libmsg_request *req);
 void lm_send_ctl(int dst, uint16_t kind, uint64_t sreq, int32_t status);
 /* Withdraw a send; returns 1 when it was still unsent. */
 int lm_send_cancel(struct libmsg_request *req);
+/* Is a collective's round waiting to be started by lm_progress()? */
+int lm_coll_ready(void);
+
+/* ---- p2p_fast.c: blocking small messages on a quiet library --------------- */
+
+/*
+ * MPI_Send / MPI_Recv of a small contiguous message in one step:
+ * 1 when done, 0 (nothing changed) when the general path must do it.
+ */
+int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+		 int tag, MPI_Comm comm);
+int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+		 MPI_Comm comm, MPI_Status *status);
 
 /* ---- match.c -------------------------------------------------------------- */
 

@@ -163,6 +163,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 	     int tag, MPI_Comm comm)
 {
 	LM_GUARD();
+	if (lm_fast_send(buf, count, datatype, dest, tag, comm))
+		return MPI_SUCCESS;
 	return blocking_send("MPI_Send", buf, count, datatype, dest, tag, comm,
 			     LM_MODE_STD);
 }
@@ -196,8 +198,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 {
 	LM_GUARD();
 	struct libmsg_request r;
-	int err = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm);
+	int err;
 
+	if (lm_fast_recv(buf, count, datatype, source, tag, comm, status))
+		return MPI_SUCCESS;
+	err = check_recv("MPI_Recv", buf, count, datatype, source, tag, comm);
 	if (err)
 		return err;
 	lm_req_init(&r, LM_REQ_RECV);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The short way for blocking MPI_Send and MPI_Recv of a small
+ * contiguous message, taken when nothing else is going on.
+ *
+ * A ping-pong of 8 bytes spends most of its time in the general path:
+ * a request built and torn down, the matching queues searched and
+ * appended to, every ring polled, the status translated.  None of it
+ * is needed when the library is quiet: no send queued or waiting for
+ * its receiver, no collective round ready to start, nothing posted or
+ * unexpected on the communicator.  Then a send is one message put into
+ * the ring, and a receive is the message at the head of the source's
+ * ring, if that is the one it wants.
+ *
+ * Whatever does not fit (a wildcard source, a full ring, a message of
+ * another context at the head, a dead peer, any argument the checks
+ * would look at twice) goes back to the general path, which starts
+ * from scratch: the short way never changes state unless it completes
+ * the call, so falling back is always safe.
+ */
+
+#include "lm.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	__asm__ __volatile__("" ::: "memory")
+#endif
+
+/* Polls of the source's ring before the general wait takes over. */
+#define LM_FAST_POLLS		64
+#define LM_FAST_POLLS_OVERSUB	16
+
+/*
+ * Valid, committed and one run of bytes: the checks the general path
+ * makes, in their cheap form (any doubt, and it makes them again).
+ */
+static inline int fast_dt(MPI_Datatype dt)
+{
+	return dt && dt->magic == LM_MAGIC_DT && dt->committed && !dt->freed &&
+		dt->dense;
+}
+
+static inline int fast_comm(MPI_Comm comm)
+{
+	return comm && comm->magic == LM_MAGIC_COMM && lm.initialized &&
+		!lm.finalized;
+}
+
+/* Nothing of the library's own is waiting to go out or to be started. */
+static inline int quiet(void)
+{
+	return !lm.npending && cds_list_empty(&lm.inflight) && !lm.cq_wait &&
+		!lm_coll_ready() &&
+		__atomic_load_n(&lm.job.hdr->dead_count, __ATOMIC_ACQUIRE) ==
+		lm.job.dead_seen;
+}
+
+/* Payload bytes of count elements, or -1 when it is not for the short way. */
+static inline int64_t fast_bytes(const void *buf, int count, MPI_Datatype dt)
+{
+	int64_t bytes;
+
+	if (count < 0 || !fast_dt(dt))
+		return -1;
+	bytes = (int64_t)count * dt->size;
+	if ((uint64_t)bytes > lm.eager || (!buf && bytes))
+		return -1;
+	return bytes;
+}
+
+int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+		 int tag, MPI_Comm comm)
+{
+	int64_t bytes = fast_bytes(buf, count, dt);
+	uint32_t w;
+
+	if (bytes < 0 || !fast_comm(comm) || dest < 0 || dest >= comm->size ||
+	    tag < 0 || tag > MPI_TAG_UB_VALUE || !quiet())
+		return 0;
+	w = (uint32_t)lm_comm_world(comm, dest);
+	if (lm.dead[w] || !cds_list_empty(&lm.pending[w]))
+		return 0;
+	if (mpichan_ring_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, comm->ctx,
+			      (const char *)buf + dt->true_lb,
+			      (uint32_t)bytes))
+		return 0;	/* full (or broken: the general path says so) */
+	lm_notify(&lm.job, w);
+	return 1;
+}
+
+/* Is m the message a receive of (ctx, tag) into bytes wants? */
+static inline int fast_match(const struct mpichan_msg *m, uint32_t ctx,
+			     int tag, int64_t bytes)
+{
+	return m->kind == MPICHAN_MSG_DATA && m->context == ctx &&
+		m->tag >= 0 && (tag == MPI_ANY_TAG || m->tag == tag) &&
+		m->len <= (uint64_t)bytes;
+}
+
+int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+		 MPI_Comm comm, MPI_Status *status)
+{
+	int64_t bytes = fast_bytes(buf, count, dt);
+	const struct mpichan_msg *m;
+	unsigned int poll, polls;
+	uint32_t w;
+	int err;
+
+	if (bytes < 0 || !fast_comm(comm) || source < 0 ||
+	    source >= comm->size ||
+	    (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE)))
+		return 0;
+	w = (uint32_t)lm_comm_world(comm, source);
+	polls = lm.wait_mode == LM_WAIT_SLEEP ? 1 :
+		lm.spin_ns < 10000 ? LM_FAST_POLLS_OVERSUB : LM_FAST_POLLS;
+	for (poll = 0; poll < polls; poll++) {
+		/* Again every time: another thread may have come in between. */
+		if (!quiet() || lm.dead[w] ||
+		    !cds_list_empty(&comm->p2p->posted) ||
+		    !cds_list_empty(&comm->p2p->unexpected))
+			return 0;
+		m = mpichan_ring_peek(&lm.job.ep, w, &err);
+		if (m) {
+			if (!fast_match(m, comm->ctx, tag, bytes))
+				return 0;
+			break;
+		}
+		if (err)
+			return 0;
+		if (lm.thread_level == MPI_THREAD_MULTIPLE)
+			lm_mt_relax(1, 2);	/* odd poll: no yield */
+		else
+			cpu_relax();
+	}
+	if (poll == polls)
+		return 0;
+	if (m->len)
+		memcpy((char *)buf + dt->true_lb, m + 1, m->len);
+	if (status) {
+		status->MPI_SOURCE = source;
+		status->MPI_TAG = m->tag;
+		status->MPI_ERROR = MPI_SUCCESS;
+		status->libmsg_cancelled = 0;
+		status->libmsg_count = m->len;
+	}
+	mpichan_ring_consume(&lm.job.ep, w, m);
+	return 1;
+}
