@@ -57,6 +57,7 @@ struct lm_sched {
 	int outstanding;		/* sends and receives of this round */
 	int err;			/* first error class */
 	int running;			/* in sched_run() or an abort */
+	int blocking;			/* its caller waits: steps may take the short way */
 	void **tmp;			/* temporary buffers, freed at the end */
 	int ntmp, tmpcap;
 	uint32_t small_used;		/* bytes of small[] handed out */

@@ -114,6 +114,7 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 	}
 	lm_req_init(&r, LM_REQ_COLL);
 	r.comm = comm;
+	s->blocking = 1;
 	lm_sched_start(s, &r);
 	err = lm_wait_one(&r);
 	if (err)

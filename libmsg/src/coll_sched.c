@@ -10,6 +10,7 @@
  * re-entrant calls.
  */
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,7 @@ void lm_sched_free(struct lm_sched *s)
 		s->op = NULL;
 		s->esize = 0;
 		s->nsteps = s->nrounds = s->cur = s->outstanding = 0;
-		s->err = s->running = s->ntmp = 0;
+		s->err = s->running = s->ntmp = s->blocking = 0;
 		s->small_used = 0;
 		cache[ncached++] = s;
 		return;
@@ -97,7 +98,10 @@ static struct lm_step *step_add(struct lm_sched *s, int kind)
 		s->cap = cap;
 	}
 	n = &s->steps[s->nsteps++];
-	memset(n, 0, sizeof(*n));
+	/* The request is set up when the step is posted; until then only
+	 * its magic is looked at (sched_abort_round). */
+	memset(n, 0, offsetof(struct lm_step, req));
+	n->req.magic = 0;
 	n->kind = (uint8_t)kind;
 	return n;
 }
@@ -236,6 +240,42 @@ static void step_post(struct lm_sched *s, struct lm_step *st)
 		lm_match_post(r);
 }
 
+/*
+ * A blocking collective's small step on a quiet library: straight into
+ * or out of the ring (p2p_fast.c).  1 when done, 0: post it.
+ */
+static int step_fast(struct lm_sched *s, struct lm_step *st)
+{
+	struct libmsg_comm *c = s->comm;
+	uint32_t w = (uint32_t)lm_comm_world(c, st->peer);
+
+	if (st->kind == LM_STEP_SEND)
+		return lm_fast_put(w, c->ctx + 1, s->tag, st->dst, st->bytes);
+	return lm_fast_get(c->coll, w, s->tag, st->dst, st->bytes);
+}
+
+/*
+ * Post a round's sends and receives.  A blocking collective tries the
+ * short way for each, sends first (a receive that waits for its
+ * message should not hold back the send its peer waits for).
+ */
+static void round_post(struct lm_sched *s, int first, int end)
+{
+	int i, kind;
+
+	if (!s->blocking) {
+		for (i = first; i < end; i++)
+			if (s->steps[i].kind < LM_STEP_COPY)
+				step_post(s, &s->steps[i]);
+		return;
+	}
+	for (kind = LM_STEP_SEND; kind <= LM_STEP_RECV; kind++)
+		for (i = first; i < end; i++)
+			if (s->steps[i].kind == kind &&
+			    !step_fast(s, &s->steps[i]))
+				step_post(s, &s->steps[i]);
+}
+
 static void step_local(struct lm_sched *s, struct lm_step *st)
 {
 	int err;
@@ -305,9 +345,7 @@ static void sched_run(struct lm_sched *s)
 		for (i = first; i < s->round_end[s->cur]; i++)
 			if (s->steps[i].kind >= LM_STEP_COPY)
 				step_local(s, &s->steps[i]);
-		for (i = first; i < s->round_end[s->cur]; i++)
-			if (s->steps[i].kind < LM_STEP_COPY)
-				step_post(s, &s->steps[i]);
+		round_post(s, first, s->round_end[s->cur]);
 		s->cur++;
 		s->outstanding--;
 		if (s->err && s->outstanding)

@@ -221,6 +221,11 @@ static int usable(const struct lm_algo *al, const struct libmsg_comm *c,
 	return !al->usable || al->usable(c, a);
 }
 
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+/* rules[i]'s algorithm, looked up once (a collective call makes no strcmp). */
+static const struct lm_algo *rule_algo[NRULES];
+
 /* Read MPICHAN_COLL_<NAME> for every collective. */
 int lm_coll_init(void)
 {
@@ -228,6 +233,9 @@ int lm_coll_init(void)
 	const char *v;
 	size_t i, j;
 	int k;
+
+	for (i = 0; i < NRULES; i++)
+		rule_algo[i] = find(&colls[rules[i].coll], rules[i].algo);
 
 	for (k = 0; k < LM_NCOLL; k++) {
 		struct lm_coll_desc *d = &colls[k];
@@ -263,11 +271,11 @@ lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
 
 	if (d->forced && usable(d->forced, comm, a))
 		return d->forced->fn;
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+	for (i = 0; i < NRULES; i++) {
 		if (rules[i].coll != c || comm->size > rules[i].max_ranks ||
 		    a->bytes > rules[i].max_bytes)
 			continue;
-		al = find(d, rules[i].algo);
+		al = rule_algo[i];
 		if (al && al->device && lm.job.t != &lm_transport_mpichan)
 			continue;
 		if (al && usable(al, comm, a))

@@ -503,6 +503,15 @@ int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
 		 int tag, MPI_Comm comm);
 int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 		 MPI_Comm comm, MPI_Status *status);
+/*
+ * The same for a library-internal message (a collective's step) to or
+ * from world rank w: put on context ctx, or take from q's context a
+ * message of exactly bytes.  1 when done, 0 for the general path.
+ */
+int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
+		uint64_t bytes);
+int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
+		uint64_t bytes);
 
 /* ---- match.c -------------------------------------------------------------- */
 

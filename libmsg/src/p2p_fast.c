@@ -69,62 +69,71 @@ static inline int64_t fast_bytes(const void *buf, int count, MPI_Datatype dt)
 	return bytes;
 }
 
-int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
-		 int tag, MPI_Comm comm)
+/*
+ * Put a message of bytes (at most lm.eager) to world rank w on context
+ * ctx straight into the ring: 1 when it went, 0 when the general path
+ * must send it (not quiet, sends queued to w, ring full, w dead).
+ */
+int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
+		uint64_t bytes)
 {
-	int64_t bytes = fast_bytes(buf, count, dt);
-	uint32_t w;
-
-	if (bytes < 0 || !fast_comm(comm) || dest < 0 || dest >= comm->size ||
-	    tag < 0 || tag > MPI_TAG_UB_VALUE || !quiet())
+	if (bytes > lm.eager || !quiet() || lm.dead[w] ||
+	    !cds_list_empty(&lm.pending[w]))
 		return 0;
-	w = (uint32_t)lm_comm_world(comm, dest);
-	if (lm.dead[w] || !cds_list_empty(&lm.pending[w]))
-		return 0;
-	if (mpichan_ring_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, comm->ctx,
-			      (const char *)buf + dt->true_lb,
+	if (mpichan_ring_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, ctx, buf,
 			      (uint32_t)bytes))
 		return 0;	/* full (or broken: the general path says so) */
 	lm_notify(&lm.job, w);
 	return 1;
 }
 
+int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+		 int tag, MPI_Comm comm)
+{
+	int64_t bytes = fast_bytes(buf, count, dt);
+
+	if (bytes < 0 || !fast_comm(comm) || dest < 0 || dest >= comm->size ||
+	    tag < 0 || tag > MPI_TAG_UB_VALUE)
+		return 0;
+	return lm_fast_put((uint32_t)lm_comm_world(comm, dest), comm->ctx, tag,
+			   (const char *)buf + dt->true_lb, (uint64_t)bytes);
+}
+
 /* Is m the message a receive of (ctx, tag) into bytes wants? */
 static inline int fast_match(const struct mpichan_msg *m, uint32_t ctx,
-			     int tag, int64_t bytes)
+			     int tag, uint64_t bytes, int exact)
 {
 	return m->kind == MPICHAN_MSG_DATA && m->context == ctx &&
 		m->tag >= 0 && (tag == MPI_ANY_TAG || m->tag == tag) &&
-		m->len <= (uint64_t)bytes;
+		(exact ? m->len == bytes : m->len <= bytes);
 }
 
-int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
-		 MPI_Comm comm, MPI_Status *status)
+/*
+ * Take the message at the head of world rank w's ring if it is the one
+ * a receive of (q's context, tag) into buf[0..bytes) wants, waiting a
+ * few polls for it; exact: only a message of exactly bytes (collective
+ * messages have exact sizes).  The message stays in the ring for the
+ * caller to read (*mp) and consume with mpichan_ring_consume(): 1, or
+ * 0 when the general path must receive it.
+ */
+static int fast_take(struct lm_match *q, uint32_t w, int tag, uint64_t bytes,
+		     int exact, const struct mpichan_msg **mp)
 {
-	int64_t bytes = fast_bytes(buf, count, dt);
 	const struct mpichan_msg *m;
 	unsigned int poll, polls;
-	uint32_t w;
 	int err;
 
-	if (bytes < 0 || !fast_comm(comm) || source < 0 ||
-	    source >= comm->size ||
-	    (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE)))
-		return 0;
-	w = (uint32_t)lm_comm_world(comm, source);
 	polls = lm.wait_mode == LM_WAIT_SLEEP ? 1 :
 		lm.spin_ns < 10000 ? LM_FAST_POLLS_OVERSUB : LM_FAST_POLLS;
 	for (poll = 0; poll < polls; poll++) {
 		/* Again every time: another thread may have come in between. */
-		if (!quiet() || lm.dead[w] ||
-		    !cds_list_empty(&comm->p2p->posted) ||
-		    !cds_list_empty(&comm->p2p->unexpected))
+		if (!quiet() || lm.dead[w] || !cds_list_empty(&q->posted) ||
+		    !cds_list_empty(&q->unexpected))
 			return 0;
 		m = mpichan_ring_peek(&lm.job.ep, w, &err);
 		if (m) {
-			if (!fast_match(m, comm->ctx, tag, bytes))
-				return 0;
-			break;
+			*mp = m;
+			return fast_match(m, q->ctx, tag, bytes, exact);
 		}
 		if (err)
 			return 0;
@@ -133,7 +142,35 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 		else
 			cpu_relax();
 	}
-	if (poll == polls)
+	return 0;
+}
+
+int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
+		uint64_t bytes)
+{
+	const struct mpichan_msg *m;
+
+	if (bytes > lm.eager || !fast_take(q, w, tag, bytes, 1, &m))
+		return 0;
+	if (m->len)
+		memcpy(buf, m + 1, m->len);
+	mpichan_ring_consume(&lm.job.ep, w, m);
+	return 1;
+}
+
+int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+		 MPI_Comm comm, MPI_Status *status)
+{
+	int64_t bytes = fast_bytes(buf, count, dt);
+	const struct mpichan_msg *m;
+	uint32_t w;
+
+	if (bytes < 0 || !fast_comm(comm) || source < 0 ||
+	    source >= comm->size ||
+	    (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE)))
+		return 0;
+	w = (uint32_t)lm_comm_world(comm, source);
+	if (!fast_take(comm->p2p, w, tag, (uint64_t)bytes, 0, &m))
 		return 0;
 	if (m->len)
 		memcpy((char *)buf + dt->true_lb, m + 1, m->len);
