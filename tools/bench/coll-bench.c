@@ -4,12 +4,18 @@
  * measure it (average time per call, the slowest rank's, after a
  * barrier), for one MPI library: build it with that library's mpicc.
  *
- *   coll-bench [-i ITERS] [-s MINBYTES] [-m MAXBYTES] barrier|bcast|allreduce|alltoall|allgather...
+ *   coll-bench [-p] [-i ITERS] [-s MINBYTES] [-m MAXBYTES] barrier|bcast|allreduce|alltoall|allgather...
+ *
+ * -p pins rank r to CPU r (modulo the CPUs it may use), so that every
+ * library runs with the same placement (run-coll tells the launchers
+ * not to bind).
  *
  * Prints "name bytes usec" lines; bytes is the per-rank message size
  * (per destination for alltoall, per rank for allgather).
  */
+#define _GNU_SOURCE
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,25 @@ static int iters_for(size_t bytes, int base)
 	if (bytes >= 1 << 20)
 		it = base / 50;
 	return it < 5 ? 5 : it;
+}
+
+static void pin(void)
+{
+	cpu_set_t allowed, one;
+	int i, k = 0, want;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	want = rank % CPU_COUNT(&allowed);
+	for (i = 0; i < CPU_SETSIZE; i++) {
+		if (!CPU_ISSET(i, &allowed) || k++ != want)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(i, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			perror("coll-bench: sched_setaffinity");
+		return;
+	}
 }
 
 static double run(const char *name, size_t bytes, int iters, char *a, char *b)
@@ -68,8 +93,10 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	while ((opt = getopt(argc, argv, "i:s:m:")) != -1) {
-		if (opt == 'i')
+	while ((opt = getopt(argc, argv, "pi:s:m:")) != -1) {
+		if (opt == 'p')
+			pin();
+		else if (opt == 'i')
 			base = atoi(optarg);
 		else if (opt == 's')
 			minb = strtoul(optarg, NULL, 0);
