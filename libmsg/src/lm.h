@@ -529,8 +529,13 @@ int lm_match_cancel_recv(struct libmsg_request *req);
 int lm_match_withdraw(int src, uint64_t sreq);
 /* Blocked: copy unexpected rendezvous messages so their senders go on. */
 int lm_match_pull(void);
-/* A rank died: fail receives waiting for it alone. */
+/*
+ * A rank died: fail receives waiting for it, by name or as a wildcard on
+ * a communicator it belongs to.
+ */
 void lm_match_peer_dead(int w);
+/* The dead world rank a receive from wpeer on comm waits for, or -1. */
+int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer);
 void lm_message_free(struct libmsg_message *msg);
 void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 		   int tag, uint64_t bytes, int err);

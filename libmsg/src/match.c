@@ -226,6 +226,7 @@ void lm_match_post(struct libmsg_request *req)
 {
 	struct lm_match *q = lm_match_get(req->ctx);
 	struct libmsg_message *msg;
+	int dead;
 
 	req->done = 0;
 	if (!q)
@@ -237,13 +238,38 @@ void lm_match_post(struct libmsg_request *req)
 		return;
 	}
 	/* Nothing came from a rank that is gone, and nothing will. */
-	if (req->wpeer >= 0 && lm.dead[req->wpeer]) {
-		lm_status_set(&req->status, req->comm, req->wpeer, MPI_ANY_TAG,
-			      0, MPI_ERR_PROC_FAILED);
+	dead = lm_match_dead_source(req->comm, req->wpeer);
+	if (dead >= 0) {
+		lm_status_set(&req->status, req->comm, dead, MPI_ANY_TAG, 0,
+			      MPI_ERR_PROC_FAILED);
 		lm_req_complete(req);
 		return;
 	}
 	cds_list_add_tail(&req->link, &q->posted);
+}
+
+/*
+ * The dead world rank that a receive from wpeer (a world rank or
+ * MPI_ANY_SOURCE) on comm may be waiting for, or -1.  For a wildcard it
+ * is any dead member of comm, as in ULFM: the message it waits for may
+ * have been the dead rank's, and waiting on would hang.  There is no
+ * failure acknowledgement, so wildcard receives on such a communicator
+ * fail from then on unless a message is already there to match.
+ */
+int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer)
+{
+	int r, w;
+
+	if (wpeer >= 0)
+		return lm.dead[wpeer] ? wpeer : -1;
+	if (wpeer != MPI_ANY_SOURCE || !comm || !lm.job.dead_seen)
+		return -1;
+	for (r = 0; r < comm->size; r++) {
+		w = lm_comm_world(comm, r);
+		if (lm.dead[w])
+			return w;
+	}
+	return -1;
 }
 
 int lm_match_cancel_recv(struct libmsg_request *req)
@@ -339,7 +365,9 @@ static void peer_dead_in(struct lm_match *q, void *arg)
 	int w = *(int *)arg;
 
 	cds_list_for_each_entry_safe(req, t, &q->posted, link) {
-		if (req->wpeer != w)
+		if (req->wpeer != w &&
+		    (req->wpeer != MPI_ANY_SOURCE || !req->comm ||
+		     lm_comm_local(req->comm, w) < 0))
 			continue;
 		cds_list_del(&req->link);
 		lm_status_set(&req->status, req->comm, w, MPI_ANY_TAG, 0,

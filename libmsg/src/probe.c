@@ -34,6 +34,19 @@ static struct libmsg_message *find(int source, int tag, MPI_Comm comm)
 	return lm_match_find(comm->p2p, w, tag);
 }
 
+/* Nothing matched: an error when what could match is from a dead rank. */
+static int dead_source(const char *fn, int source, MPI_Comm comm)
+{
+	int w = source == MPI_ANY_SOURCE ? source : lm_comm_world(comm, source);
+	int dead = lm_match_dead_source(comm, w);
+
+	if (dead < 0)
+		return MPI_SUCCESS;
+	return lm_error(comm, fn, MPI_ERR_PROC_FAILED,
+			"rank %d of the communicator failed",
+			lm_comm_local(comm, dead));
+}
+
 static void probe_status(MPI_Status *st, MPI_Comm comm,
 			 const struct libmsg_message *msg)
 {
@@ -72,7 +85,7 @@ static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
 	}
 	*flag = msg != NULL;
 	if (!msg)
-		return MPI_SUCCESS;
+		return dead_source(fn, source, comm);
 	probe_status(status, comm, msg);
 	if (message) {
 		cds_list_del(&msg->link);

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the survivors see when a peer dies (the last rank, SIGKILL),
+ * under MPI_ERRORS_RETURN, before the launcher ends them:
+ *   - a blocking MPI_Recv from MPI_ANY_SOURCE, posted before the death
+ *     is known, and an MPI_Irecv from MPI_ANY_SOURCE posted before the
+ *     death both fail with MPI_ERR_PROC_FAILED instead of hanging;
+ *   - a wildcard MPI_Recv, MPI_Probe and MPI_Iprobe posted afterwards
+ *     fail too, and so does a receive naming the dead rank;
+ *   - a message a live rank sent before the death is still received by
+ *     a wildcard receive (rank 0, from rank 1, with 3 or more ranks);
+ *   - a wildcard receive on a communicator without the dead rank is not
+ *     failed and completes normally.
+ * The survivors then meet in a barrier on the communicator without the
+ * dead rank, each prints "peerdeath: rank R ok" and waits for the
+ * launcher's SIGTERM (blocked, so the checks finish first); the driver
+ * counts those lines and checks that the launcher named the victim.
+ */
+#include <signal.h>
+#include "test.h"
+
+#define TAG_EARLY	5	/* rank 1 to rank 0 before the death */
+#define TAG_NEVER	7	/* only the victim could have sent these */
+
+static void expect_failed(int err, const char *what)
+{
+	T_EXPECT(err, MPI_ERR_PROC_FAILED, "%s", what);
+}
+
+int main(int argc, char **argv)
+{
+	int victim, buf = 0, flag = -1, self_rank, val;
+	MPI_Request early, local;
+	MPI_Comm others;
+	MPI_Status st;
+	sigset_t term;
+
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, NULL);
+	t_init(&argc, &argv);
+	if (t_size < 2)
+		return t_done();	/* nobody to lose */
+	victim = t_size - 1;
+	MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, t_rank == victim, t_rank, &others));
+	if (t_rank == 1 && victim != 1) {
+		val = 4242;
+		MPI_OK(MPI_Send(&val, 1, MPI_INT, 0, TAG_EARLY, MPI_COMM_WORLD));
+	}
+	if (t_rank != victim) {
+		MPI_OK(MPI_Irecv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+				 MPI_COMM_WORLD, &early));
+		MPI_OK(MPI_Irecv(&val, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+				 others, &local));
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == victim)
+		raise(SIGKILL);
+
+	/* Posted now, most likely before the death is known: must not hang. */
+	expect_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), "blocking wildcard receive");
+	expect_failed(MPI_Wait(&early, &st), "wildcard MPI_Irecv, then MPI_Wait");
+	CHECK(early == MPI_REQUEST_NULL, "failed request not freed");
+	expect_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), "wildcard receive afterwards");
+	expect_failed(MPI_Probe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD, &st),
+		      "wildcard MPI_Probe");
+	expect_failed(MPI_Iprobe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD,
+				 &flag, &st), "wildcard MPI_Iprobe");
+	CHECK(flag == 0, "MPI_Iprobe flag %d", flag);
+	expect_failed(MPI_Recv(&buf, 1, MPI_INT, victim, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), "receive from the dead rank");
+	expect_failed(MPI_Probe(victim, TAG_NEVER, MPI_COMM_WORLD, &st),
+		      "MPI_Probe of the dead rank");
+
+	/* What a live rank sent before is still there to match. */
+	if (t_rank == 0 && victim != 1) {
+		buf = 0;
+		MPI_OK(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_EARLY,
+				MPI_COMM_WORLD, &st));
+		CHECK(buf == 4242 && st.MPI_SOURCE == 1, "got %d from %d",
+		      buf, st.MPI_SOURCE);
+	}
+
+	/* The communicator without the dead rank is unaffected. */
+	MPI_OK(MPI_Test(&local, &flag, &st));
+	CHECK(flag == 0, "wildcard receive on a communicator without the dead rank completed");
+	MPI_OK(MPI_Comm_rank(others, &self_rank));
+	val = 0;
+	buf = 77 + self_rank;
+	MPI_OK(MPI_Send(&buf, 1, MPI_INT, self_rank, TAG_NEVER, others));
+	MPI_OK(MPI_Wait(&local, &st));
+	CHECK(val == 77 + self_rank && st.MPI_SOURCE == self_rank,
+	      "got %d from %d", val, st.MPI_SOURCE);
+
+	/*
+	 * The launcher ends a survivor as soon as it is done, and its death
+	 * fails wildcard receives on "others" too: wait for each other.
+	 */
+	MPI_OK(MPI_Barrier(others));
+	printf("peerdeath: rank %d ok\n", t_rank);
+	fflush(stdout);
+	/* The launcher ends the job; leave when it says so. */
+	sigwait(&term, &val);
+	_exit(0);
+}
