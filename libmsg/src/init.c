@@ -75,10 +75,10 @@ static void read_settings(void)
 		lm.wait_mode = LM_WAIT_SLEEP;
 	else
 		lm_fatal("MPICHAN_WAIT=%s: use spin, sleep or hybrid", w);
+	lm.oversubscribed = ncpu > 0 && lm.job.nranks > (uint64_t)ncpu;
 	/* More ranks than CPUs: spinning only steals the CPU a peer needs. */
 	lm.spin_ns = 1000 * env_u64("MPICHAN_SPIN_US",
-				    ncpu > 0 && lm.job.nranks > (uint64_t)ncpu ?
-				    2 : 200);
+				    lm.oversubscribed ? 2 : 200);
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 }
 

@@ -258,6 +258,7 @@ struct lm_state {
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
+	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
 	uint32_t npending;		/* sends queued in all of pending[] */
