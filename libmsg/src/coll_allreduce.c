@@ -62,6 +62,17 @@ int lm_fold_real(const struct lm_sched *s, int v)
 	return v < rem ? 2 * v + 1 : v + rem;
 }
 
+/* The survivor number lm_fold_in() will return for this rank. */
+static int fold_number(const struct lm_sched *s)
+{
+	int n = s->comm->size, r = s->comm->rank;
+	int rem = n - lm_pof2_floor(n);
+
+	if (r >= 2 * rem)
+		return r - rem;
+	return r % 2 ? r / 2 : -1;
+}
+
 /*
  * Recursive doubling: log2 p exchanges of the whole vector.  Best for
  * small vectors, where the number of rounds is what costs.
@@ -71,10 +82,24 @@ LM_ALGO(lm_allreduce_recursive_doubling)
 	int count = a->count, p = lm_pof2_floor(s->comm->size), v, mask;
 	uint64_t bytes = (uint64_t)count * s->esize;
 	void *acc = a->rbuf, *other, *t;
+	int swaps = 0;
 
 	other = lm_sched_tmp(s, bytes);
 	if (!other)
 		return MPI_ERR_NO_MEM;
+	/*
+	 * The partial result changes buffers in every round where this
+	 * rank is the lower partner (a zero bit of its number): start in
+	 * the temporary when that happens an odd number of times, so that
+	 * it ends in rbuf with no copy.
+	 */
+	v = fold_number(s);
+	for (mask = 1; v >= 0 && mask < p; mask <<= 1)
+		swaps += !(v & mask);
+	if (swaps % 2) {
+		acc = other;
+		other = a->rbuf;
+	}
 	TRY(lm_sched_copy(s, a->sbuf, acc, bytes));
 	v = lm_fold_in(s, acc, other, count);
 	if (v == -2)
