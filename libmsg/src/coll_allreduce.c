@@ -16,20 +16,34 @@
 #define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
- * Ranks beyond the largest power of two p fold their vector into a
- * neighbour first (rank 2i into 2i + 1 for i < n - p, keeping rank
- * order), take no part in the exchange, and get the result at the end.
- * Returns the rank's number among the p survivors, or -1.
+ * This rank's number among the p survivors of the fold below (the
+ * inverse of lm_fold_real()), or -1 for a rank that folds out.
  */
-int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count)
+static int fold_number(const struct lm_sched *s)
 {
-	int n = s->comm->size, r = s->comm->rank, p = lm_pof2_floor(n);
-	int rem = n - p;
-	uint64_t bytes = (uint64_t)count * s->esize;
+	int n = s->comm->size, r = s->comm->rank;
+	int rem = n - lm_pof2_floor(n);
 
 	if (r >= 2 * rem)
 		return r - rem;
-	if (r % 2 == 0) {
+	return r % 2 ? r / 2 : -1;
+}
+
+/*
+ * Ranks beyond the largest power of two p fold their vector into a
+ * neighbour first (rank 2i into 2i + 1 for i < n - p, keeping rank
+ * order), take no part in the exchange, and get the result at the end.
+ * Returns the rank's number among the p survivors (fold_number()), -1
+ * for a rank that folded out, or -2 when out of memory.
+ */
+int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count)
+{
+	int n = s->comm->size, r = s->comm->rank, v = fold_number(s);
+	uint64_t bytes = (uint64_t)count * s->esize;
+
+	if (r >= 2 * (n - lm_pof2_floor(n)))
+		return v;
+	if (v < 0) {
 		if (lm_sched_send(s, acc, bytes, r + 1) || lm_sched_round(s))
 			return -2;
 		return -1;
@@ -37,7 +51,7 @@ int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count)
 	if (lm_sched_recv(s, tmp, bytes, r - 1) || lm_sched_round(s) ||
 	    lm_sched_reduce(s, tmp, acc, count))
 		return -2;
-	return r / 2;
+	return v;
 }
 
 /* The survivors' result goes back to the folded ranks. */
@@ -60,17 +74,6 @@ int lm_fold_real(const struct lm_sched *s, int v)
 	int rem = s->comm->size - lm_pof2_floor(s->comm->size);
 
 	return v < rem ? 2 * v + 1 : v + rem;
-}
-
-/* The survivor number lm_fold_in() will return for this rank. */
-static int fold_number(const struct lm_sched *s)
-{
-	int n = s->comm->size, r = s->comm->rank;
-	int rem = n - lm_pof2_floor(n);
-
-	if (r >= 2 * rem)
-		return r - rem;
-	return r % 2 ? r / 2 : -1;
 }
 
 /*
