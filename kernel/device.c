@@ -45,7 +45,7 @@ static long mpichan_version(struct file *file, void *arg)
 	v->abi_version = MPICHAN_ABI_VERSION;
 	v->max_ranks = MPICHAN_MAX_RANKS;
 	v->features = MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
-		       MPICHAN_FEAT_MULTI;
+		       MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL;
 	return 0;
 }
 
@@ -103,7 +103,10 @@ static long mpichan_ioc_unmap(struct file *file, void *arg)
 static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 	MPICHAN_IOCTL(0x00, mpichan_version, _IOC_READ, struct mpichan_version),
 	MPICHAN_IOCTL(0x01, mpichan_ioc_create, MPICHAN_RW, struct mpichan_job_create),
-	MPICHAN_IOCTL(0x02, mpichan_ioc_attach, MPICHAN_RW, struct mpichan_attach),
+	/* ABI 2 as first published: without off.coll. */
+	[0x02] = { .handler = mpichan_ioc_attach, .dir = MPICHAN_RW,
+		   .size = sizeof(struct mpichan_attach),
+		   .min_size = offsetofend(struct mpichan_attach, off.cq) },
 	[0x03] = { .handler = mpichan_ioc_wait, .dir = MPICHAN_RW,
 		   .size = sizeof(struct mpichan_wait),
 		   .min_size = sizeof(struct mpichan_wait),

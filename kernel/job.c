@@ -46,7 +46,8 @@ static int job_layout(struct mpichan_job *job)
 	off->ring_ctl = off->cq + (u64)job->nranks * MPICHAN_CQ_BYTES;
 	off->ring_data = off->ring_ctl + PAGE_ALIGN(pairs * MPICHAN_RING_CTL_SIZE);
 	off->ring_bytes = job->ring_bytes;
-	off->map_size = off->ring_data + pairs * job->ring_bytes;
+	off->coll = off->ring_data + pairs * job->ring_bytes;
+	off->map_size = off->coll + (u64)job->nranks * MPICHAN_COLL_BYTES;
 	if (off->map_size > MPICHAN_MAX_MAP_SIZE)
 		return -EINVAL;
 	job->map_pages = off->map_size >> PAGE_SHIFT;

@@ -55,7 +55,8 @@ static inline void lm_shm_layout(uint32_t nranks, uint32_t ring_bytes,
 #endif
 	off->ring_data = off->ring_ctl + LM_SHM_ALIGN(pairs * MPICHAN_RING_CTL_SIZE);
 	off->ring_bytes = ring_bytes;
-	off->map_size = off->ring_data + pairs * ring_bytes;
+	off->coll = off->ring_data + pairs * ring_bytes;
+	off->map_size = off->coll + (uint64_t)nranks * MPICHAN_COLL_BYTES;
 }
 
 /*

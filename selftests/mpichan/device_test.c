@@ -51,6 +51,7 @@ TEST_F(dev, version)
 	ASSERT_EQ(0, ioctl(self->fd, MPICHAN_IOC_VERSION, &v));
 	EXPECT_EQ(MPICHAN_ABI_VERSION, v.abi_version);
 	EXPECT_LE(2, v.max_ranks);
+	EXPECT_TRUE(v.features & MPICHAN_FEAT_COLL);
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)

@@ -4,6 +4,8 @@
  * with its own errno), what ATTACH reports and what the job header in
  * the shared mapping shows.
  */
+#include <stddef.h>
+
 #include "kselftest_harness.h"
 #include "helpers.h"
 
@@ -330,10 +332,70 @@ TEST_F(job, attach_reports_layout)
 	EXPECT_LE(sizeof(struct mpichan_job_hdr), o->rank_ctl);
 	EXPECT_LE(o->rank_ctl + 3 * MPICHAN_RANK_CTL_SIZE, o->ring_ctl);
 	EXPECT_LE(o->ring_ctl + pairs * MPICHAN_RING_CTL_SIZE, o->ring_data);
-	EXPECT_LE(o->ring_data + pairs * 8192, o->map_size);
+	EXPECT_EQ(0, o->coll % page);
+	EXPECT_LE(o->ring_data + pairs * 8192, o->coll);
+	EXPECT_LE(o->coll + 3 * MPICHAN_COLL_BYTES, o->map_size);
 	EXPECT_EQ(sizeof(struct mpichan_rank_ctl), MPICHAN_RANK_CTL_SIZE);
 	EXPECT_EQ(sizeof(struct mpichan_ring_ctl), MPICHAN_RING_CTL_SIZE);
 	close(fd);
+}
+
+/* A program built before off.coll still attaches, and gets what it knew. */
+TEST_F(job, attach_first_published_size)
+{
+	size_t old = offsetof(struct mpichan_attach, off.coll);
+	unsigned char buf[sizeof(struct mpichan_attach) + 8];
+	struct mpichan_attach *a = (struct mpichan_attach *)buf;
+	int fd = mc_open();
+	size_t i;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
+	memset(buf, 0xa5, sizeof(buf));
+	a->job_id = self->job.id;
+	a->secret[0] = self->job.secret[0];
+	a->secret[1] = self->job.secret[1];
+	a->rank = 0;
+	a->flags = 0;
+	ASSERT_EQ(0, ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, MPICHAN_IOC_MAGIC,
+				    0x02, old), a));
+	EXPECT_EQ(2, a->nranks);
+	EXPECT_NE(0, a->off.map_size);
+	for (i = old; i < sizeof(buf); i++)
+		ASSERT_EQ(0xa5, buf[i]);
+	/* Anything shorter is refused. */
+	EXPECT_EQ(-1, ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, MPICHAN_IOC_MAGIC,
+				     0x02, old - 8), a));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+/*
+ * The collective area is zeroed, shared by every rank's mapping, and
+ * the header names it as ATTACH did.
+ */
+TEST_F(job, coll_area_shared_and_zeroed)
+{
+	struct mpichan_ep a, b;
+	unsigned char *pa, *pb;
+	__u64 i;
+
+	ASSERT_EQ(0, mc_job_create(&self->job, 3, 4096));
+	ASSERT_EQ(0, mc_ep_open(&a, &self->job, 0));
+	ASSERT_EQ(0, mc_ep_open(&b, &self->job, 2));
+	EXPECT_EQ(a.off.coll, mpichan_hdr(&b)->off.coll);
+	ASSERT_NE(0, a.off.coll);
+	pa = a.map + a.off.coll;
+	pb = b.map + b.off.coll;
+	for (i = 0; i < 3 * MPICHAN_COLL_BYTES; i += 512)
+		ASSERT_EQ(0, pb[i]);
+	/* Rank 0 writes into rank 2's part, rank 2 reads it, and back. */
+	pa[2 * MPICHAN_COLL_BYTES + 100] = 0x5a;
+	EXPECT_EQ(0x5a, pb[2 * MPICHAN_COLL_BYTES + 100]);
+	pb[3 * MPICHAN_COLL_BYTES - 1] = 0x3c;
+	EXPECT_EQ(0x3c, pa[3 * MPICHAN_COLL_BYTES - 1]);
+	mc_ep_close(&a);
+	mc_ep_close(&b);
 }
 
 TEST_F(job, header_shows_job_and_ranks)

@@ -85,7 +85,7 @@ void do_version(struct thr *t)
 	if (!fz_result(OP_VERSION, err, (const int[]){ 0 }, "VERSION") && !err &&
 	    (v.abi_version != MPICHAN_ABI_VERSION || v.max_ranks != 1024 ||
 	     v.features != (MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
-			    MPICHAN_FEAT_MULTI)))
+			    MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL)))
 		fz_fail("VERSION: abi %u max_ranks %u features %llx", v.abi_version,
 			v.max_ranks, (unsigned long long)v.features);
 }
@@ -489,17 +489,19 @@ void do_cancel_unmap(struct thr *t, int unmap)
  */
 void do_badioctl(struct thr *t)
 {
-	static const struct { unsigned int dir, size; } k[10] = {
-		{ _IOC_READ, sizeof(struct mpichan_version) },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_job_create) },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_attach) },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_wait) },
-		{ _IOC_WRITE, sizeof(struct mpichan_wake) },
-		{ _IOC_NONE, 0 },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_send) },
-		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_recv) },
-		{ _IOC_WRITE, sizeof(struct mpichan_cancel) },
-		{ _IOC_WRITE, sizeof(struct mpichan_unmap) },
+	/* min: the first published size, where it is not the size. */
+	static const struct { unsigned int dir, size, min; } k[10] = {
+		{ _IOC_READ, sizeof(struct mpichan_version), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_job_create), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_attach),
+		  offsetof(struct mpichan_attach, off.coll) },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_wait), 0 },
+		{ _IOC_WRITE, sizeof(struct mpichan_wake), 0 },
+		{ _IOC_NONE, 0, 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_send), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_recv), 0 },
+		{ _IOC_WRITE, sizeof(struct mpichan_cancel), 0 },
+		{ _IOC_WRITE, sizeof(struct mpichan_unmap), 0 },
 	};
 	static const unsigned int magic[] = { 'A', 'z', 0xB7, 0xB9, 0xFF };
 	static __thread unsigned char buf[4 * PAGE];
@@ -528,6 +530,8 @@ void do_badioctl(struct thr *t)
 		want = ENOTTY;
 		break;
 	case 3:		/* shorter than the first published size */
+		if (k[nr].min)
+			size = k[nr].min;
 		if (!size)
 			goto out;
 		size = fz_below(&t->rng, size);

@@ -76,6 +76,7 @@
 #define MPICHAN_RING_MAX_BYTES	(1U << 20)
 #define MPICHAN_CQ_ENTRIES	1024	/* completion queue entries per rank */
 #define MPICHAN_CQE_SIZE	32	/* struct mpichan_cqe */
+#define MPICHAN_COLL_BYTES	524288	/* per rank: the collective area */
 
 /*
  * Offsets (bytes from the start of the mapping) of each region.  Every
@@ -92,6 +93,7 @@ struct mpichan_offsets {
 	__u64 ring_bytes;	/* bytes of cells per ring, a power of two */
 	__u64 map_size;		/* bytes to mmap at offset 0 */
 	__u64 cq;		/* nranks x MPICHAN_CQ_ENTRIES struct mpichan_cqe */
+	__u64 coll;		/* nranks x MPICHAN_COLL_BYTES, 0: none */
 };
 
 /* The first page of the mapping.  Written by the kernel only. */
@@ -199,6 +201,15 @@ struct mpichan_cqe {
 #define MPICHAN_CQE_SEND	(1U << 0)	/* completes a SEND */
 #define MPICHAN_CQE_RECV	(1U << 1)	/* completes a RECV */
 #define MPICHAN_CQE_TRUNCATED	(1U << 2)	/* the send was longer: msg_len */
+
+/*
+ * The collective area: MPICHAN_COLL_BYTES per rank, rank r's at
+ * off.coll + r * MPICHAN_COLL_BYTES, zeroed at creation.  Its layout is
+ * the library's (libmsg uses it for barriers and small reductions, by
+ * shared counters and flags); the module only supplies the pages and
+ * never reads them.  Every rank may write all of it, so a rank can
+ * corrupt its own job's collectives there, and nothing else.
+ */
 
 /* ---- ioctls ------------------------------------------------------- */
 
@@ -332,6 +343,7 @@ struct mpichan_cancel {
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
 #define MPICHAN_FEAT_WINDOW	(1ULL << 1)	/* RECV_MAP, UNMAP, the window */
 #define MPICHAN_FEAT_MULTI	(1ULL << 2)	/* MPICHAN_SEND_MULTI */
+#define MPICHAN_FEAT_COLL	(1ULL << 3)	/* off.coll, the collective area */
 
 /* MPICHAN_IOC_VERSION: what the loaded module speaks. */
 struct mpichan_version {
