@@ -277,17 +277,21 @@ static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
 /*
  * Sleep until an incoming ring has data, a WAKE arrives or timeout_ns
  * passes (< 0: forever).  Returns 0 or the WAIT ioctl's -errno
- * (-ETIMEDOUT, -EINTR, -EPIPE for a dead `peer`).
+ * (-ETIMEDOUT, -EINTR, -EPIPE for a dead `peer`).  With `ready`, also
+ * do not sleep when it returns non-zero: it is asked after
+ * NEED_WAKEUP is up, so whatever it watches may be published by a
+ * rank that then wakes only sleepers whose flag it sees.
  */
-static inline int mpichan_sleep(const struct mpichan_ep *ep,
-				int64_t timeout_ns, int32_t peer)
+static inline int mpichan_sleep_unless(const struct mpichan_ep *ep,
+				       int64_t timeout_ns, int32_t peer,
+				       int (*ready)(void))
 {
 	struct mpichan_rank_ctl *me = mpichan_rank_ctl(ep, ep->rank);
 	struct mpichan_wait w;
 	int ret = 0;
 
 	__atomic_fetch_or(&me->flags, MPICHAN_RANK_NEED_WAKEUP, __ATOMIC_SEQ_CST);
-	if (!mpichan_any_incoming(ep)) {
+	if (!mpichan_any_incoming(ep) && !(ready && ready())) {
 		memset(&w, 0, sizeof(w));
 		w.timeout_ns = timeout_ns;
 		w.peer = peer;
@@ -296,6 +300,12 @@ static inline int mpichan_sleep(const struct mpichan_ep *ep,
 	}
 	__atomic_fetch_and(&me->flags, ~MPICHAN_RANK_NEED_WAKEUP, __ATOMIC_RELAXED);
 	return ret;
+}
+
+static inline int mpichan_sleep(const struct mpichan_ep *ep,
+				int64_t timeout_ns, int32_t peer)
+{
+	return mpichan_sleep_unless(ep, timeout_ns, peer, NULL);
 }
 
 #endif /* MPICHAN_RING_H */

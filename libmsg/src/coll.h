@@ -89,6 +89,7 @@ struct lm_coll_args {
 	const int *in, *out;
 	int indeg, outdeg;
 	int cart;			/* in[] pairs down/up per dimension */
+	int blocking;			/* the caller waits for it */
 };
 
 typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
@@ -113,6 +114,13 @@ int lm_sched_reduce(struct lm_sched *s, const void *src, void *dst,
  * NULL: no memory.
  */
 struct lm_step *lm_sched_call(struct lm_sched *s, lm_step_fn fn);
+/*
+ * A step completing outside the rings (coll_area.c): hold the round
+ * open, and release it, with an error class or 0, from the progress
+ * engine.
+ */
+void lm_sched_hold(struct lm_sched *s);
+void lm_sched_release(struct lm_sched *s, int err);
 /* Close the open round: later steps wait for everything before. */
 int lm_sched_round(struct lm_sched *s);
 /* A temporary buffer that lives as long as the schedule (NULL: no memory). */
@@ -154,6 +162,18 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 /* Build s with algo and run it: lm_coll_start without the selection. */
 int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		struct lm_coll_args *a, MPI_Request *request);
+
+/* ---- coll_area.c: collectives through the job's collective area ------- */
+
+/* Bytes a collective may move through the area (coll_area.c's slot). */
+#define LM_AREA_DATA	8128
+
+void lm_area_init(void);
+/* Can a call move bytes through the area on c? */
+int lm_area_usable(const struct libmsg_comm *c, const struct lm_coll_args *a,
+		   uint64_t bytes);
+/* Complete the collectives whose generation moved: non-zero if any. */
+int lm_area_poll(void);
 
 /* ---- coll_dt.c: datatypes in collectives ---------------------------------- */
 
@@ -235,6 +255,11 @@ static inline int lm_pof2_floor(int n)
 
 #define LM_ALGO(name) int name(struct lm_sched *s, const struct lm_coll_args *a)
 
+/* coll_area.c */
+LM_ALGO(lm_barrier_area);
+LM_ALGO(lm_bcast_area);
+LM_ALGO(lm_reduce_area);
+LM_ALGO(lm_allreduce_area);
 /* coll_barrier.c */
 LM_ALGO(lm_barrier_dissemination);
 LM_ALGO(lm_barrier_recursive_doubling);

@@ -87,6 +87,7 @@ struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm)
 int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request)
 {
+	a->blocking = !request;
 	return lm_coll_run(s, lm_coll_select(c, s->comm, a), fn, a, request);
 }
 

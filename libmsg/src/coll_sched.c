@@ -172,6 +172,20 @@ struct lm_step *lm_sched_call(struct lm_sched *s, lm_step_fn fn)
 	return st;
 }
 
+void lm_sched_hold(struct lm_sched *s)
+{
+	s->outstanding++;
+}
+
+void lm_sched_release(struct lm_sched *s, int err)
+{
+	if (err && !s->err)
+		s->err = err;
+	s->outstanding--;
+	if (s->outstanding == 0 && !s->running)
+		cds_list_add_tail(&s->ready, &ready);
+}
+
 int lm_sched_round(struct lm_sched *s)
 {
 	int *n, cap;
@@ -396,7 +410,7 @@ int lm_coll_ready(void)
 int lm_coll_progress(void)
 {
 	struct lm_sched *s;
-	int did = 0;
+	int did = lm_area_poll();
 
 	while (!cds_list_empty(&ready)) {
 		s = cds_list_first_entry(&ready, struct lm_sched, ready);

@@ -59,14 +59,36 @@ static int pof2(const struct libmsg_comm *c, const struct lm_coll_args *a)
 	return lm_is_pof2(c->size);
 }
 
+/* The collective area takes blocking calls of a few hundred bytes. */
+static int area_none(const struct libmsg_comm *c, const struct lm_coll_args *a)
+{
+	return lm_area_usable(c, a, 0);
+}
+
+static int area_bytes(const struct libmsg_comm *c,
+		      const struct lm_coll_args *a)
+{
+	return lm_area_usable(c, a, a->bytes);
+}
+
+static int area_reduce(const struct libmsg_comm *c,
+		       const struct lm_coll_args *a)
+{
+	uint64_t esize = a->esize ? a->esize : (uint64_t)a->dt->size;
+
+	return lm_area_usable(c, a, (uint64_t)a->count * esize);
+}
+
 #define A(n, f, u) { n, f, u, 0 }
 /* Forced, it runs anywhere; the rules want the module's one-copy path. */
 #define AD(n, f, u) { n, f, u, 1 }
 static const struct lm_algo barrier[] = {
+	A("area", lm_barrier_area, area_none),
 	A("dissemination", lm_barrier_dissemination, NULL),
 	A("recursive_doubling", lm_barrier_recursive_doubling, NULL),
 };
 static const struct lm_algo bcast[] = {
+	A("area", lm_bcast_area, area_bytes),
 	A("binomial", lm_bcast_binomial, NULL),
 	A("knomial", lm_bcast_knomial, NULL),
 	A("scatter_allgather", lm_bcast_scatter_allgather, NULL),
@@ -106,11 +128,13 @@ static const struct lm_algo alltoallv[] = {
 	A("linear", lm_alltoallv_linear, NULL),
 };
 static const struct lm_algo reduce[] = {
+	A("area", lm_reduce_area, area_reduce),
 	A("binomial", lm_reduce_binomial, NULL),
 	A("rabenseifner", lm_reduce_rabenseifner, splits),
 	A("linear", lm_reduce_linear, NULL),
 };
 static const struct lm_algo allreduce[] = {
+	A("area", lm_allreduce_area, area_reduce),
 	A("recursive_doubling", lm_allreduce_recursive_doubling, NULL),
 	A("rabenseifner", lm_allreduce_rabenseifner, splits),
 	A("ring", lm_allreduce_ring, ring_splits),
@@ -185,6 +209,14 @@ static const struct lm_rule oversub_rules[] = {
 };
 
 static const struct lm_rule rules[] = {
+	/*
+	 * Blocking, small, and the communicator holds a channel.  Not for
+	 * bcast and reduce: there the area makes every rank wait for the
+	 * last, where messages let the root's leaves go (in the VM, 8 B
+	 * bcast on 4 ranks: 45 us against 3.5 us).
+	 */
+	{ LM_BARRIER,		0x7fffffff, ANY,	"area" },
+	{ LM_ALLREDUCE,		0x7fffffff, ANY,	"area" },
 	{ LM_BARRIER,		0x7fffffff, ANY,	"dissemination" },
 	{ LM_BCAST,		0x7fffffff, 16384,	"binomial" },
 	{ LM_BCAST,		3,	    ANY,	"binomial" },

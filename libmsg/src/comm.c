@@ -194,7 +194,8 @@ static void comm_release(struct libmsg_comm *c)
 	cds_list_del(&c->link);
 	drop_unexpected(c->p2p);
 	drop_unexpected(c->coll);
-	lm_ctx_release(c->ctx);
+	if (!lm_area_keep_ctx(c))
+		lm_ctx_release(c->ctx);
 	lm_comm_discard(c);
 }
 

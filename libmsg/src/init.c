@@ -115,6 +115,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 		err = lm_progress_init();
 	if (!err)
 		err = lm_coll_init();
+	lm_area_init();
 	if (err)
 		lm_fatal("MPI_Init: out of memory");
 	lm.initialized = 1;

@@ -493,6 +493,13 @@ void lm_send_ctl(int dst, uint16_t kind, uint64_t sreq, int32_t status);
 int lm_send_cancel(struct libmsg_request *req);
 /* Is a collective's round waiting to be started by lm_progress()? */
 int lm_coll_ready(void);
+/*
+ * coll_area.c.  Before sleeping, after NEED_WAKEUP is set: has a
+ * collective waited for in the area completed?  Safe without the lock.
+ */
+int lm_area_ready(void);
+/* Must c's context id stay taken when c goes (a member died)? */
+int lm_area_keep_ctx(const struct libmsg_comm *c);
 
 /* ---- p2p_fast.c: blocking small messages on a quiet library --------------- */
 

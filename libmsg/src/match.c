@@ -237,8 +237,13 @@ void lm_match_post(struct libmsg_request *req)
 		lm_match_deliver_msg(req, msg);
 		return;
 	}
-	/* Nothing came from a rank that is gone, and nothing will. */
-	dead = lm_match_dead_source(req->comm, req->wpeer);
+	/*
+	 * Nothing came from a rank that is gone, and nothing will.  A
+	 * collective's receive waits on every member: its sender may have
+	 * given up on the dead one.
+	 */
+	dead = lm_match_dead_source(req->comm, req->sched ? MPI_ANY_SOURCE :
+				    req->wpeer);
 	if (dead >= 0) {
 		lm_status_set(&req->status, req->comm, dead, MPI_ANY_TAG, 0,
 			      MPI_ERR_PROC_FAILED);
@@ -365,9 +370,10 @@ static void peer_dead_in(struct lm_match *q, void *arg)
 	int w = *(int *)arg;
 
 	cds_list_for_each_entry_safe(req, t, &q->posted, link) {
+		/* Wildcard and collective receives wait on every member. */
 		if (req->wpeer != w &&
-		    (req->wpeer != MPI_ANY_SOURCE || !req->comm ||
-		     lm_comm_local(req->comm, w) < 0))
+		    ((req->wpeer != MPI_ANY_SOURCE && !req->sched) ||
+		     !req->comm || lm_comm_local(req->comm, w) < 0))
 			continue;
 		cds_list_del(&req->link);
 		lm_status_set(&req->status, req->comm, w, MPI_ANY_TAG, 0,

@@ -465,12 +465,17 @@ int lm_progress(void)
 	return did;
 }
 
-/* One idle poll's pause; oversubscribed (a short spin), let others run. */
+/*
+ * One idle poll's pause.  With more ranks than CPUs every poll gives
+ * the CPU away: the rank waited for may be the one that needs it.
+ */
 static void spin_once(void)
 {
+	unsigned int every = lm.oversubscribed ? 1 : lm.spin_ns < 10000 ? 16 : 0;
+
 	if (lm.thread_level == MPI_THREAD_MULTIPLE)
-		lm_mt_relax(idle_polls, lm.spin_ns < 10000 ? 16 : 64);
-	else if ((idle_polls & 15) == 0 && lm.spin_ns < 10000)
+		lm_mt_relax(idle_polls, every ? every : 64);
+	else if (every && idle_polls % every == 0)
 		sched_yield();
 	else
 		cpu_relax();

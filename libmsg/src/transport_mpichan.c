@@ -166,7 +166,8 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 		if (timeout_ns < 0 || timeout_ns > 10000000)
 			timeout_ns = 10000000;
 	}
-	ret = mpichan_sleep(&job->ep, timeout_ns, peer);
+	/* A collective in the area wakes only sleepers it sees: look there too. */
+	ret = mpichan_sleep_unless(&job->ep, timeout_ns, peer, lm_area_ready);
 	if (__atomic_load_n(&job->hdr->dead_count, __ATOMIC_ACQUIRE) !=
 	    job->dead_seen)
 		return -EPIPE;

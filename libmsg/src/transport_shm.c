@@ -106,7 +106,7 @@ static int shm_sleep(struct lm_job *job, int64_t timeout_ns)
 
 	flags = __atomic_or_fetch(&me->flags, MPICHAN_RANK_NEED_WAKEUP,
 				  __ATOMIC_SEQ_CST);
-	if (!mpichan_any_incoming(&job->ep) &&
+	if (!mpichan_any_incoming(&job->ep) && !lm_area_ready() &&
 	    __atomic_load_n(&job->hdr->dead_count, __ATOMIC_SEQ_CST) ==
 	    job->dead_seen) {
 		if (timeout_ns >= 0) {
