@@ -17,9 +17,8 @@
  * Each survivor then prints "colldeath: rank R ok" and waits for the
  * launcher's SIGTERM (or SIGKILL); the driver counts those lines.
  */
-#include <signal.h>
 #include <time.h>
-#include "test.h"
+#include "death.h"
 
 /* MPI_ERR_PROC_FAILED, or with `lax` also success (1 then). */
 static int expect_failed(int err, int lax, const char *what)
@@ -37,14 +36,9 @@ int main(int argc, char **argv)
 	MPI_Comm others;
 	sigset_t term;
 
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigprocmask(SIG_BLOCK, &term, NULL);
-	t_init(&argc, &argv);
-	if (t_size < 2)
+	victim = t_death_init(&argc, &argv, &term, &others);
+	if (victim < 0)
 		return t_done();
-	victim = t_size - 1;
-	MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, t_rank == victim, t_rank, &others));
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	if (t_rank == victim) {
 		/* Let the others enter the barrier and go to sleep there. */

@@ -16,8 +16,7 @@
  * launcher's SIGTERM (blocked, so the checks finish first); the driver
  * counts those lines and checks that the launcher named the victim.
  */
-#include <signal.h>
-#include "test.h"
+#include "death.h"
 
 #define TAG_EARLY	5	/* rank 1 to rank 0 before the death */
 #define TAG_NEVER	7	/* only the victim could have sent these */
@@ -35,14 +34,9 @@ int main(int argc, char **argv)
 	MPI_Status st;
 	sigset_t term;
 
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigprocmask(SIG_BLOCK, &term, NULL);
-	t_init(&argc, &argv);
-	if (t_size < 2)
-		return t_done();	/* nobody to lose */
-	victim = t_size - 1;
-	MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, t_rank == victim, t_rank, &others));
+	victim = t_death_init(&argc, &argv, &term, &others);
+	if (victim < 0)
+		return t_done();
 	if (t_rank == 1 && victim != 1) {
 		val = 4242;
 		MPI_OK(MPI_Send(&val, 1, MPI_INT, 0, TAG_EARLY, MPI_COMM_WORLD));
