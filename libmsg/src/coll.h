@@ -94,6 +94,12 @@ struct lm_coll_args {
 
 typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
 
+/* Bytes per reduced element: the view's, else the type's (0: none). */
+static inline uint64_t lm_coll_esize(const struct lm_coll_args *a)
+{
+	return a->esize ? a->esize : a->dt ? (uint64_t)a->dt->size : 0;
+}
+
 /* ---- coll_sched.c: building and running schedules ------------------- */
 
 struct lm_sched *lm_sched_new(struct libmsg_comm *comm);

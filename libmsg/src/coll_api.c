@@ -100,7 +100,7 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 
 	s->dt = a->dt;
 	s->op = a->op;
-	s->esize = a->esize ? a->esize : a->dt ? (uint64_t)a->dt->size : 0;
+	s->esize = lm_coll_esize(a);
 	err = algo(s, a);
 	if (err) {
 		lm_sched_free(s);

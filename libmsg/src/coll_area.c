@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Collectives through the job's collective area (uapi: off.coll): a
- * barrier, and reductions and broadcasts of a few hundred bytes, in
- * one step instead of log2 n rounds of messages.
+ * barrier, and reductions and broadcasts of up to LM_AREA_DATA bytes,
+ * in one step instead of log2 n rounds of messages.
  *
  * Each rank's part of the area is LM_AREA_CHANNELS slots.  A
  * communicator whose context id is 2c, c < LM_AREA_CHANNELS, uses slot

@@ -59,7 +59,7 @@ static int pof2(const struct libmsg_comm *c, const struct lm_coll_args *a)
 	return lm_is_pof2(c->size);
 }
 
-/* The collective area takes blocking calls of a few hundred bytes. */
+/* The collective area takes blocking calls of up to LM_AREA_DATA bytes. */
 static int area_none(const struct libmsg_comm *c, const struct lm_coll_args *a)
 {
 	return lm_area_usable(c, a, 0);
@@ -74,9 +74,7 @@ static int area_bytes(const struct libmsg_comm *c,
 static int area_reduce(const struct libmsg_comm *c,
 		       const struct lm_coll_args *a)
 {
-	uint64_t esize = a->esize ? a->esize : (uint64_t)a->dt->size;
-
-	return lm_area_usable(c, a, (uint64_t)a->count * esize);
+	return lm_area_usable(c, a, (uint64_t)a->count * lm_coll_esize(a));
 }
 
 #define A(n, f, u) { n, f, u, 0 }
