@@ -110,6 +110,8 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 		required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
 	if (provided)
 		*provided = lm.thread_level;
+	if (lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_mt_init();
 	err = lm_comm_init();
 	if (!err)
 		err = lm_progress_init();

@@ -273,6 +273,8 @@ extern struct lm_state lm;
 /* ---- thread.c: MPI_THREAD_MULTIPLE ------------------------------------- */
 
 extern __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
+/* MPI_Init_thread granted MULTIPLE: bias the lock to the calling thread. */
+void lm_mt_init(void);
 void lm_mt_enter(void);
 void lm_mt_leave(void);
 /* Blocked calls: give the lock to other threads, between polls. */
