@@ -13,6 +13,9 @@
  *   MPICHAN_EAGER      largest message sent eagerly through the rings
  *   MPICHAN_PULL_MAX   bytes of unmatched rendezvous data a blocked rank
  *                      may copy to let their senders complete
+ *   MPICHAN_SPAN       auto | on | off: offer large strided sends where
+ *                      they lie (rndv_span.c); auto: over the device
+ *                      with a receive window, where it saves a copy
  */
 
 #include <errno.h>
@@ -61,6 +64,7 @@ static uint64_t env_u64(const char *name, uint64_t def)
 static void read_settings(void)
 {
 	const char *w = getenv("MPICHAN_WAIT");
+	const char *sp = getenv("MPICHAN_SPAN");
 	uint64_t max = mpichan_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -80,6 +84,12 @@ static void read_settings(void)
 	lm.spin_ns = 1000 * env_u64("MPICHAN_SPIN_US",
 				    lm.oversubscribed ? 2 : 200);
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
+	if (!sp || !*sp || !strcmp(sp, "auto"))
+		lm.span = lm.job.t == &lm_transport_mpichan && lm.job.window;
+	else if (!strcmp(sp, "on") || !strcmp(sp, "off"))
+		lm.span = !strcmp(sp, "on");
+	else
+		lm_fatal("MPICHAN_SPAN=%s: use auto, on or off", sp);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)

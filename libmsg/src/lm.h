@@ -227,13 +227,15 @@ struct libmsg_request {
 				 * (sends) or the data is unpacked into ubuf
 				 * as it arrives (receives) */
 	uint8_t dt_held;	/* holds a reference on dt (lm_dt_hold) */
+	uint8_t span;		/* packed send offered in place: rndv_span.c */
 	int state;		/* sends: LM_S_* */
 	struct libmsg_comm *comm;
 	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */
 	int wpeer;		/* world rank, or MPI_ANY_SOURCE */
 	int tag;
 	uint32_t ctx;
-	void *buf;		/* the message's bytes: contiguous */
+	void *buf;		/* the message's bytes: contiguous (span: where
+				 * the first block starts) */
 	void *ubuf;		/* the user's buffer, as given */
 	int count;
 	struct libmsg_datatype *dt;
@@ -242,6 +244,8 @@ struct libmsg_request {
 	struct cds_list_head link;	/* posted queue, pending, inflight */
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
 	struct lm_rts rts;	/* rendezvous sends: the offer */
+	int64_t span_stride;	/* span: bytes from block to block */
+	uint64_t span_blen;	/* span: bytes per block */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 	struct lm_sched *sched;	/* a collective's step: its schedule */
 };
@@ -258,6 +262,7 @@ struct lm_state {
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
+	int span;			/* strided sends offered in place */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -416,6 +421,30 @@ static inline int64_t lm_dt_offset(MPI_Datatype dt)
 {
 	return dt->true_lb;
 }
+/* n blocks of len bytes from s (sstep apart) to d (dstep apart). */
+void lm_copy_blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
+		    int64_t sstep, uint64_t len, uint64_t n);
+
+/* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
+
+/* A message as n blocks of len bytes, stride apart, from buf + off. */
+struct lm_strided {
+	int64_t off;
+	int64_t stride;
+	uint64_t len;
+	uint64_t n;
+};
+
+int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s);
+/* Sender: offer r where it lies (sets r->span, r->buf)?  1 if so. */
+int lm_span_prepare(struct libmsg_request *r);
+uint64_t lm_span_offer_bytes(const struct libmsg_request *r);
+void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r);
+/* Receiver: a span RTS from the ring is well formed. */
+int lm_span_valid(const struct lm_rts *rts);
+int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
+		 uint64_t n, void *buf, const struct libmsg_request *req);
+
 /* Pack count elements of dt at buf into out (count * size bytes). */
 void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out);
 /*

@@ -68,6 +68,18 @@ static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	return err;
 }
 
+/* A span offer (rndv_span.c): into buf, or laid out as req's type. */
+static int take_span(int wsrc, uint32_t ctx, int tag,
+		     const struct lm_rts *rts, uint64_t n, void *buf,
+		     const struct libmsg_request *req)
+{
+	int err = lm_span_take(wsrc, ctx, tag, rts, n, buf, req);
+
+	if (!(rts->flags & LM_RTS_HANDLE))
+		lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
+	return err;
+}
+
 struct unpack_sink {
 	struct lm_sink k;
 	struct libmsg_request *req;
@@ -119,7 +131,10 @@ static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
 	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
 	int err, cls;
 
-	if (n && req->packed)
+	if (rts->flags & LM_RTS_SPAN)
+		err = take_span(wsrc, ctx, tag, rts, n,
+				req->packed ? NULL : req->buf, req);
+	else if (n && req->packed)
 		err = take_packed(req, wsrc, ctx, tag, rts, n);
 	else
 		err = take(wsrc, ctx, tag, rts, req->buf, n, NULL);
@@ -173,6 +188,8 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 			lm_fatal("protocol error: short message from rank %d", src);
 		memcpy(&rts, p, sizeof(rts));
 		size = rts.size;
+		if ((rts.flags & LM_RTS_SPAN) && !lm_span_valid(&rts))
+			lm_fatal("protocol error: bad span offer from rank %d", src);
 	}
 	if (m->context >= LM_MAX_CTX || m->tag < 0)
 		lm_fatal("protocol error: context %u tag %d from rank %d",
@@ -334,8 +351,11 @@ static void pull_in(struct lm_match *q, void *arg)
 		msg->data = malloc(msg->size ? msg->size : 1);
 		if (!msg->data)
 			return;
-		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->data,
-			   msg->size, NULL);
+		err = msg->rts.flags & LM_RTS_SPAN ?
+			take_span(msg->wsrc, msg->ctx, msg->tag, &msg->rts,
+				  msg->size, msg->data, NULL) :
+			take(msg->wsrc, msg->ctx, msg->tag, &msg->rts,
+			     msg->data, msg->size, NULL);
 		if (err) {
 			/* The sender heard of it; the receive will too. */
 			free(msg->data);

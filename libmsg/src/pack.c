@@ -84,6 +84,12 @@ static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 	}
 }
 
+void lm_copy_blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
+		    int64_t sstep, uint64_t len, uint64_t n)
+{
+	blocks(d, dstep, s, sstep, len, n);
+}
+
 /*
  * Blocks b .. b + n - 1 of leaf s at u (COPY: to c), then `tail` bytes
  * of block b + n.

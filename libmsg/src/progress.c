@@ -115,12 +115,16 @@ static int send_try(struct libmsg_request *req)
 		if (!req->rts.sreq) {
 			req->rts.flags = req->mode == LM_MODE_SYNC ? LM_RTS_SYNC : 0;
 			err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
-						   req->buf, req->bytes,
+						   req->buf, req->span ?
+						   lm_span_offer_bytes(req) :
+						   req->bytes,
 						   (uintptr_t)req, &req->rts);
 			if (err) {
 				send_done(req, lm_errno_class(err));
 				return 0;
 			}
+			if (req->span)
+				lm_span_mark(&req->rts, req);
 			if (req->rts.flags & LM_RTS_HANDLE)
 				lm.cq_wait++;
 		}

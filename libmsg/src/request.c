@@ -47,7 +47,8 @@ struct libmsg_request *lm_req_alloc(int kind)
 static void free_pack(struct libmsg_request *req)
 {
 	if (req->kind == LM_REQ_SEND && req->packed) {
-		lm_scratch_put(req->buf, req->bytes);
+		if (!req->span)
+			lm_scratch_put(req->buf, req->bytes);
 		req->buf = NULL;
 	}
 }

@@ -26,6 +26,11 @@ struct lm_job;
  */
 #define LM_RTS_SYNC	(1U << 0)	/* Ssend: never pull before a match */
 #define LM_RTS_HANDLE	(1U << 1)	/* handle names a module send */
+/*
+ * The offer is the sender's span (rndv_span.c): the message's size
+ * bytes are blocks of blen bytes, stride apart, from the offer's start.
+ */
+#define LM_RTS_SPAN	(1U << 2)
 
 struct lm_rts {
 	uint64_t size;		/* bytes of the message */
@@ -34,6 +39,8 @@ struct lm_rts {
 	uint64_t handle;	/* LM_RTS_HANDLE */
 	uint32_t pid;		/* the sender's pid */
 	uint32_t flags;		/* LM_RTS_* */
+	int64_t stride;		/* LM_RTS_SPAN: from block to block */
+	uint64_t blen;		/* LM_RTS_SPAN: bytes per block */
 };
 
 /*

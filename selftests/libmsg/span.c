@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Large strided sends without a packing copy (libmsg/src/rndv_span.c):
+ * the sender offers the span of its blocks where they lie, the receiver
+ * takes the blocks out of it into its own layout.  Every case sends a
+ * numbered stream of doubles laid out by the sender's type and checks
+ * the receiver's whole buffer, gaps included, against the same stream
+ * unpacked (MPI_Unpack, the packing code) into a copy of it:
+ *   - a vector into the same vector, into bytes, into another vector
+ *     (other block length: the general unpack), truncated;
+ *   - head to head (both ranks send first: the unmatched offer is
+ *     pulled), persistent (three starts, new data each), synchronous;
+ *   - MPI_BOTTOM with absolute block addresses, count > 1 of a resized
+ *     type that tiles, a sparse vector (packed instead);
+ *   - over /dev/mpichan, with debugfs mounted: the module's queued send
+ *     is the span (its length is the span's, not the data's).
+ * Ranks 0 and 1 exchange; any others only take part in the barriers.
+ */
+#include <errno.h>
+
+#include "test.h"
+
+#define NB	4096		/* blocks */
+#define BD	8		/* doubles per block: 64 bytes */
+#define SD	16		/* doubles from block to block */
+#define NDATA	(NB * BD)
+
+static double *stream;		/* element e is e + 0.25 */
+
+static size_t extent_of(MPI_Datatype t, int count)
+{
+	MPI_Aint lb, ext;
+
+	MPI_OK(MPI_Type_get_extent(t, &lb, &ext));
+	return (size_t)ext * (size_t)count;
+}
+
+/* A buffer for count t's, gaps set to 0xee, data from the stream. */
+static double *laid_out(MPI_Datatype t, int count, int fill)
+{
+	size_t bytes = extent_of(t, count);
+	double *b = malloc(bytes);
+	int pos = 0, size;
+
+	CHECK(b, "out of memory");
+	memset(b, 0xee, bytes);
+	if (fill) {
+		MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+		MPI_OK(MPI_Unpack(stream, size, &pos, b, count, t,
+				  MPI_COMM_WORLD));
+	}
+	return b;
+}
+
+/* The receiver's buffer against the stream's first `got` bytes unpacked. */
+static void check_layout(const char *what, const double *b, MPI_Datatype t,
+			 int count, int got)
+{
+	double *want = laid_out(t, count, 0);
+	size_t bytes = extent_of(t, count);
+	unsigned char *in;
+	int pos = 0, room;
+
+	/* What did not arrive stays as it was (0xee), like the gaps. */
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &room));
+	in = malloc((size_t)room);
+	CHECK(in, "out of memory");
+	memset(in, 0xee, (size_t)room);
+	memcpy(in, stream, (size_t)got);
+	MPI_OK(MPI_Unpack(in, room, &pos, want, count, t, MPI_COMM_WORLD));
+	CHECK(!memcmp(b, want, bytes), "%s: buffer differs from the layout",
+	      what);
+	free(in);
+	free(want);
+}
+
+static MPI_Datatype vec(int nb, int bd, int sd)
+{
+	MPI_Datatype t;
+
+	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	return t;
+}
+
+/* Rank 0 sends count st's, rank 1 receives rcount rt's and checks. */
+static void one(const char *what, MPI_Datatype st, int count,
+		MPI_Datatype rt, int rcount, int sync)
+{
+	MPI_Status s;
+	double *b;
+	int got, size;
+
+	if (t_rank == 0) {
+		b = laid_out(st, count, 1);
+		if (sync)
+			MPI_OK(MPI_Ssend(b, count, st, 1, 5, MPI_COMM_WORLD));
+		else
+			MPI_OK(MPI_Send(b, count, st, 1, 5, MPI_COMM_WORLD));
+		free(b);
+	} else if (t_rank == 1) {
+		int err, room;
+
+		MPI_OK(MPI_Pack_size(count, st, MPI_COMM_WORLD, &size));
+		MPI_OK(MPI_Pack_size(rcount, rt, MPI_COMM_WORLD, &room));
+		b = laid_out(rt, rcount, 0);
+		err = MPI_Recv(b, rcount, rt, 0, 5, MPI_COMM_WORLD, &s);
+		got = room < size ? room : size;
+		if (room < size) {
+			int cls;
+
+			MPI_Error_class(err, &cls);
+			CHECK(cls == MPI_ERR_TRUNCATE, "%s: error class %d",
+			      what, cls);
+		} else {
+			MPI_OK(err);
+			MPI_OK(MPI_Get_count(&s, MPI_BYTE, &room));
+			CHECK(room == size, "%s: count %d, sent %d", what,
+			      room, size);
+		}
+		check_layout(what, b, rt, rcount, got);
+		free(b);
+	}
+}
+
+/* Both send first, then receive: the offers wait unmatched (pulled). */
+static void head_to_head(MPI_Datatype t)
+{
+	int peer = 1 - t_rank;
+	double *sb, *rb;
+
+	if (t_rank > 1)
+		return;
+	sb = laid_out(t, 1, 1);
+	rb = laid_out(t, 1, 0);
+	MPI_OK(MPI_Send(sb, 1, t, peer, 6, MPI_COMM_WORLD));
+	MPI_OK(MPI_Recv(rb, 1, t, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	check_layout("head to head", rb, t, 1, NDATA * 8);
+	free(sb);
+	free(rb);
+}
+
+/* A persistent send started three times, its data changed in between. */
+static void persistent(MPI_Datatype t)
+{
+	MPI_Request r;
+	double *b;
+	int i, k;
+
+	if (t_rank > 1)
+		return;
+	b = laid_out(t, 1, t_rank == 0);
+	if (t_rank == 0)
+		MPI_OK(MPI_Send_init(b, 1, t, 1, 7, MPI_COMM_WORLD, &r));
+	else
+		MPI_OK(MPI_Recv_init(b, 1, t, 0, 7, MPI_COMM_WORLD, &r));
+	for (i = 0; i < 3; i++) {
+		if (t_rank == 0)
+			for (k = 0; k < NB; k++)
+				b[k * SD] = stream[k * BD] + i;
+		MPI_OK(MPI_Start(&r));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+		if (t_rank == 1)
+			for (k = 0; k < NB; k += 97)
+				CHECK(b[k * SD] == stream[k * BD] + i &&
+				      b[k * SD + 1] == stream[k * BD + 1],
+				      "start %d block %d: %g", i, k, b[k * SD]);
+		MPI_OK(MPI_Sendrecv(NULL, 0, MPI_BYTE, 1 - t_rank, 8, NULL, 0,
+				    MPI_BYTE, 1 - t_rank, 8, MPI_COMM_WORLD,
+				    MPI_STATUS_IGNORE));
+	}
+	MPI_OK(MPI_Request_free(&r));
+	free(b);
+}
+
+/* Blocks named by absolute address, sent from MPI_BOTTOM. */
+static void bottom(void)
+{
+	MPI_Aint base, d[NB];
+	MPI_Datatype t, v = vec(NB, BD, SD);
+	double *b;
+	int k;
+
+	if (t_rank > 1) {
+		MPI_Type_free(&v);
+		return;
+	}
+	b = laid_out(v, 1, t_rank == 0);
+	MPI_OK(MPI_Get_address(b, &base));
+	for (k = 0; k < NB; k++)
+		d[k] = base + (MPI_Aint)(k * SD * sizeof(double));
+	MPI_OK(MPI_Type_create_hindexed_block(NB, BD, d, MPI_DOUBLE, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	if (t_rank == 0) {
+		MPI_OK(MPI_Send(MPI_BOTTOM, 1, t, 1, 9, MPI_COMM_WORLD));
+	} else {
+		MPI_OK(MPI_Recv(MPI_BOTTOM, 1, t, 0, 9, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		check_layout("MPI_BOTTOM", b, v, 1, NDATA * 8);
+	}
+	MPI_Type_free(&t);
+	MPI_Type_free(&v);
+	free(b);
+}
+
+/*
+ * Over the module: while rank 0's Isend waits for its receive, the job's
+ * debugfs state lists it; a span offer is (NB - 1) * SD + BD doubles.
+ */
+static void module_sees_span(MPI_Datatype t)
+{
+	char path[128], line[256];
+	const char *id = getenv("MPICHAN_JOB_ID");
+	unsigned long long len = 0, want;
+	int owner, peer, tag, found = 0;
+	MPI_Request r;
+	double *b;
+	FILE *f;
+
+	if (t_rank > 1)
+		return;
+	b = laid_out(t, 1, t_rank == 0);
+	if (t_rank == 0) {
+		MPI_OK(MPI_Isend(b, 1, t, 1, 10, MPI_COMM_WORLD, &r));
+		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 1, 11, MPI_COMM_WORLD));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+		free(b);
+		return;
+	}
+	MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 11, MPI_COMM_WORLD,
+			MPI_STATUS_IGNORE));
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mpichan/job-%s/state",
+		 id ? id : "none");
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# span: module check skipped: %s: %s\n", path,
+		       strerror(errno));
+	} else {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "xfer %*u send %d %d %*u %d %llu",
+				   &owner, &peer, &tag, &len) == 4 &&
+			    owner == 0 && peer == 1 && tag == 10) {
+				found = 1;
+				break;
+			}
+		fclose(f);
+		want = ((unsigned long long)(NB - 1) * SD + BD) * sizeof(double);
+		CHECK(found, "no queued send of rank 0 with tag 10 in %s", path);
+		CHECK(len == want, "the module holds %llu bytes, the span is %llu",
+		      len, want);
+		printf("# span: the module holds the %llu-byte span\n", len);
+	}
+	MPI_OK(MPI_Recv(b, 1, t, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	check_layout("module", b, t, 1, NDATA * 8);
+	free(b);
+}
+
+int main(int argc, char **argv)
+{
+	MPI_Datatype v, other, row, tile, sparse;
+	int e;
+
+	/* The fallback packs unless asked (it saves nothing there). */
+	setenv("MPICHAN_SPAN", "on", 0);
+	t_init(&argc, &argv);
+	stream = malloc(NDATA * 2 * sizeof(double));
+	CHECK(stream, "out of memory");
+	for (e = 0; e < NDATA * 2; e++)
+		stream[e] = e + 0.25;
+	v = vec(NB, BD, SD);
+	other = vec(NDATA / 3 + 1, 3, 5);
+	sparse = vec(NB / 8, BD, 64 * BD);
+	MPI_OK(MPI_Type_contiguous(BD, MPI_DOUBLE, &row));
+	MPI_OK(MPI_Type_create_resized(row, 0, SD * sizeof(double), &tile));
+	MPI_OK(MPI_Type_commit(&tile));
+
+	if (t_size >= 2) {
+		one("same vector", v, 1, v, 1, 0);
+		one("into bytes", v, 1, MPI_BYTE, NDATA * 8, 0);
+		one("into another vector", v, 1, other, 1, 0);
+		one("truncated", v, 1, MPI_BYTE, NDATA * 8 / 3 + 5, 0);
+		one("synchronous", v, 1, v, 1, 1);
+		one("tiles", tile, NB, v, 1, 0);
+		one("sparse", sparse, 1, sparse, 1, 0);
+		head_to_head(v);
+		persistent(v);
+		bottom();
+		module_sees_span(v);
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_Type_free(&v);
+	MPI_Type_free(&other);
+	MPI_Type_free(&sparse);
+	MPI_Type_free(&row);
+	MPI_Type_free(&tile);
+	free(stream);
+	MPI_Finalize();
+	if (t_rank == 0)
+		printf("span: ok (%d ranks)\n", t_size);
+	return 0;
+}
