@@ -14,8 +14,8 @@
  *   MPICHAN_PULL_MAX   bytes of unmatched rendezvous data a blocked rank
  *                      may copy to let their senders complete
  *   MPICHAN_SPAN       auto | on | off: offer large strided sends where
- *                      they lie (rndv_span.c); auto: over the device
- *                      with a receive window, where it saves a copy
+ *                      they lie (rndv_span.c); auto: with a receive
+ *                      window, or blocks of 16 KiB and more
  */
 
 #include <errno.h>
@@ -85,9 +85,9 @@ static void read_settings(void)
 				    lm.oversubscribed ? 2 : 200);
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 	if (!sp || !*sp || !strcmp(sp, "auto"))
-		lm.span = lm.job.t == &lm_transport_mpichan && lm.job.window;
+		lm.span = LM_SPAN_AUTO;
 	else if (!strcmp(sp, "on") || !strcmp(sp, "off"))
-		lm.span = !strcmp(sp, "on");
+		lm.span = !strcmp(sp, "on") ? LM_SPAN_ON : LM_SPAN_OFF;
 	else
 		lm_fatal("MPICHAN_SPAN=%s: use auto, on or off", sp);
 }

@@ -253,6 +253,7 @@ struct libmsg_request {
 /* ---- Global state ------------------------------------------------------ */
 
 enum { LM_WAIT_HYBRID, LM_WAIT_SPIN, LM_WAIT_SLEEP };
+enum { LM_SPAN_OFF, LM_SPAN_ON, LM_SPAN_AUTO };
 
 struct lm_state {
 	int initialized, finalized;
@@ -262,7 +263,7 @@ struct lm_state {
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
-	int span;			/* strided sends offered in place */
+	int span;			/* LM_SPAN_*: strided sends offered in place */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -439,6 +440,8 @@ int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s);
 /* Sender: offer r where it lies (sets r->span, r->buf)?  1 if so. */
 int lm_span_prepare(struct libmsg_request *r);
 uint64_t lm_span_offer_bytes(const struct libmsg_request *r);
+/* The module would not take the span: pack r after all (0, -ENOMEM). */
+int lm_span_abandon(struct libmsg_request *r);
 void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r);
 /* Receiver: a span RTS from the ring is well formed. */
 int lm_span_valid(const struct lm_rts *rts);

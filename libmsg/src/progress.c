@@ -88,6 +88,34 @@ static void send_done(struct libmsg_request *req, int err)
 	lm_req_complete(req);
 }
 
+/*
+ * Offer a rendezvous send's data: where it lies (rndv_span.c), or as it
+ * is in buf.  LM_RTS_SPAN is set during the offer so that the device
+ * refuses a span it cannot pin instead of offering the plain address;
+ * then the send is packed.
+ */
+static int offer(struct libmsg_request *req, uint32_t dst)
+{
+	int err;
+
+	if (req->span) {
+		req->rts.flags |= LM_RTS_SPAN;
+		err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
+					   req->buf, lm_span_offer_bytes(req),
+					   (uintptr_t)req, &req->rts);
+		req->rts.flags &= ~LM_RTS_SPAN;
+		if (!err) {
+			lm_span_mark(&req->rts, req);
+			return 0;
+		}
+		err = lm_span_abandon(req);
+		if (err)
+			return err;
+	}
+	return lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag, req->buf,
+				    req->bytes, (uintptr_t)req, &req->rts);
+}
+
 /* Try to put a send into its ring: 0, or -EAGAIN when it is full. */
 static int send_try(struct libmsg_request *req)
 {
@@ -114,17 +142,11 @@ static int send_try(struct libmsg_request *req)
 		/* Offer the data once (the module pins it), then announce it. */
 		if (!req->rts.sreq) {
 			req->rts.flags = req->mode == LM_MODE_SYNC ? LM_RTS_SYNC : 0;
-			err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
-						   req->buf, req->span ?
-						   lm_span_offer_bytes(req) :
-						   req->bytes,
-						   (uintptr_t)req, &req->rts);
+			err = offer(req, dst);
 			if (err) {
 				send_done(req, lm_errno_class(err));
 				return 0;
 			}
-			if (req->span)
-				lm_span_mark(&req->rts, req);
 			if (req->rts.flags & LM_RTS_HANDLE)
 				lm.cq_wait++;
 		}

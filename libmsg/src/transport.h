@@ -29,6 +29,8 @@ struct lm_job;
 /*
  * The offer is the sender's span (rndv_span.c): the message's size
  * bytes are blocks of blen bytes, stride apart, from the offer's start.
+ * Set while rndv_offer runs: the device then fails (-EFAULT) instead of
+ * offering the plain address when the module will not pin the span.
  */
 #define LM_RTS_SPAN	(1U << 2)
 

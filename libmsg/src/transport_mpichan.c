@@ -189,10 +189,14 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 	s.tag = tag;
 	s.user_data = sreq;
 	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, &s) < 0 ||
-	    s.status != MPICHAN_XFER_QUEUED)
+	    s.status != MPICHAN_XFER_QUEUED) {
+		/* A span the module will not pin is packed instead. */
+		if (rts->flags & LM_RTS_SPAN)
+			return -EFAULT;
 		/* Refused (or oddly done): offer the plain address instead. */
 		return lm_rndv_offer_vm(job, dst, context, tag, buf, len, sreq,
 					rts);
+	}
 	rts->size = len;
 	rts->sreq = sreq;
 	rts->handle = s.handle;

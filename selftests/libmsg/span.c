@@ -12,11 +12,16 @@
  *     pulled), persistent (three starts, new data each), synchronous;
  *   - MPI_BOTTOM with absolute block addresses, count > 1 of a resized
  *     type that tiles, a sparse vector (packed instead);
+ *   - a gap that is not readable memory (PROT_NONE): over the module the
+ *     send is packed (the module will not pin that span; debugfs shows
+ *     the data's length), over the fallback the receiver reads the
+ *     blocks alone;
  *   - over /dev/mpichan, with debugfs mounted: the module's queued send
  *     is the span (its length is the span's, not the data's).
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
 #include <errno.h>
+#include <sys/mman.h>
 
 #include "test.h"
 
@@ -204,54 +209,129 @@ static void bottom(void)
 }
 
 /*
- * Over the module: while rank 0's Isend waits for its receive, the job's
- * debugfs state lists it; a span offer is (NB - 1) * SD + BD doubles.
+ * Over the module, with debugfs mounted: the length of rank 0's queued
+ * send to rank 1 with this tag (0 when there is none), or -1 when the
+ * job's state cannot be read (the fallback, no debugfs).
  */
-static void module_sees_span(MPI_Datatype t)
+static long long module_send_len(int want_tag)
 {
 	char path[128], line[256];
 	const char *id = getenv("MPICHAN_JOB_ID");
-	unsigned long long len = 0, want;
-	int owner, peer, tag, found = 0;
-	MPI_Request r;
-	double *b;
+	unsigned long long len;
+	int owner, peer, tag;
+	long long found = 0;
 	FILE *f;
 
-	if (t_rank > 1)
-		return;
-	b = laid_out(t, 1, t_rank == 0);
-	if (t_rank == 0) {
-		MPI_OK(MPI_Isend(b, 1, t, 1, 10, MPI_COMM_WORLD, &r));
-		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 1, 11, MPI_COMM_WORLD));
-		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-		free(b);
-		return;
-	}
-	MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 11, MPI_COMM_WORLD,
-			MPI_STATUS_IGNORE));
 	snprintf(path, sizeof(path), "/sys/kernel/debug/mpichan/job-%s/state",
 		 id ? id : "none");
 	f = fopen(path, "r");
 	if (!f) {
 		printf("# span: module check skipped: %s: %s\n", path,
 		       strerror(errno));
-	} else {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "xfer %*u send %d %d %*u %d %llu",
-				   &owner, &peer, &tag, &len) == 4 &&
-			    owner == 0 && peer == 1 && tag == 10) {
-				found = 1;
-				break;
-			}
-		fclose(f);
-		want = ((unsigned long long)(NB - 1) * SD + BD) * sizeof(double);
-		CHECK(found, "no queued send of rank 0 with tag 10 in %s", path);
-		CHECK(len == want, "the module holds %llu bytes, the span is %llu",
-		      len, want);
-		printf("# span: the module holds the %llu-byte span\n", len);
+		return -1;
 	}
-	MPI_OK(MPI_Recv(b, 1, t, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-	check_layout("module", b, t, 1, NDATA * 8);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "xfer %*u send %d %d %*u %d %llu", &owner,
+			   &peer, &tag, &len) == 4 &&
+		    owner == 0 && peer == 1 && tag == want_tag)
+			found = (long long)len;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Rank 0 starts sending buf (count t's) with tag and tells rank 1, which
+ * looks at what the module holds for it (module_send_len) before it
+ * receives into rbuf.
+ */
+static long long send_seen(const void *buf, int count, MPI_Datatype t,
+			   void *rbuf, int rcount, MPI_Datatype rt, int tag)
+{
+	long long len = -1;
+	MPI_Request r;
+
+	if (t_rank == 0) {
+		MPI_OK(MPI_Isend(buf, count, t, 1, tag, MPI_COMM_WORLD, &r));
+		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 1, 11, MPI_COMM_WORLD));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	} else {
+		MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 11, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		len = module_send_len(tag);
+		MPI_OK(MPI_Recv(rbuf, rcount, rt, 0, tag, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+	}
+	return len;
+}
+
+/*
+ * Two 16 KiB blocks 48 KiB apart, a PROT_NONE page in the gap between
+ * them: nothing may read the gap, and the blocks still arrive.  The
+ * module will not pin that span, so the send is packed: the module
+ * holds the 32 KiB of data (over the fallback the receiver reads the
+ * blocks alone).
+ */
+static void guarded(void)
+{
+	const size_t blk = 16384, stride = 49152, page = 4096;
+	unsigned char *b = NULL, *r = NULL;
+	MPI_Datatype t;
+	long long len;
+	size_t i;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Type_vector(2, (int)blk, (int)stride, MPI_BYTE, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	if (t_rank == 0) {
+		b = mmap(NULL, stride + blk, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(b != MAP_FAILED, "mmap: %s", strerror(errno));
+		for (i = 0; i < blk; i++) {
+			b[i] = (unsigned char)(i * 7 + 1);
+			b[stride + i] = (unsigned char)(i * 7 + 2);
+		}
+		CHECK(!mprotect(b + 5 * page, page, PROT_NONE), "mprotect: %s",
+		      strerror(errno));
+	} else {
+		r = malloc(2 * blk);
+		CHECK(r, "out of memory");
+	}
+	len = send_seen(b, 1, t, r, (int)(2 * blk), MPI_BYTE, 12);
+	if (t_rank == 0) {
+		munmap(b, stride + blk);
+	} else {
+		for (i = 0; i < blk; i++)
+			CHECK(r[i] == (unsigned char)(i * 7 + 1) &&
+			      r[blk + i] == (unsigned char)(i * 7 + 2),
+			      "guarded: byte %zu", i);
+		CHECK(len < 0 || len == (long long)(2 * blk),
+		      "guarded: the module holds %lld bytes, not the packed %zu",
+		      len, 2 * blk);
+		free(r);
+	}
+	MPI_Type_free(&t);
+}
+
+/* Over the module: the queued send is the span, not the data. */
+static void module_sees_span(MPI_Datatype t)
+{
+	long long len, want;
+	double *b;
+
+	if (t_rank > 1)
+		return;
+	b = laid_out(t, 1, t_rank == 0);
+	len = send_seen(b, 1, t, b, 1, t, 10);
+	if (t_rank == 1) {
+		want = ((long long)(NB - 1) * SD + BD) * (long long)sizeof(double);
+		CHECK(len < 0 || len == want,
+		      "the module holds %lld bytes, the span is %lld", len, want);
+		if (len > 0)
+			printf("# span: the module holds the %lld-byte span\n",
+			       len);
+		check_layout("module", b, t, 1, NDATA * 8);
+	}
 	free(b);
 }
 
@@ -285,6 +365,7 @@ int main(int argc, char **argv)
 		head_to_head(v);
 		persistent(v);
 		bottom();
+		guarded();
 		module_sees_span(v);
 	}
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
