@@ -145,8 +145,8 @@ struct span_dest {
 };
 
 /* bytes of the message from packed offset p, at src, into place. */
-static void dest_piece(struct span_dest *d, uint64_t p, const unsigned char *src,
-		       uint64_t bytes)
+static void dest_piece(struct span_dest *d, uint64_t p,
+		       const unsigned char *src, uint64_t bytes)
 {
 	const struct libmsg_request *q = d->req;
 
@@ -234,7 +234,8 @@ static void span_copy(struct span_dest *d, const struct lm_rts *rts,
 }
 
 /*
- * A plain-address offer (the fallback transport): read the blocks alone
+ * A plain-address offer (lm_rndv_offer_vm: the fallback's, or one the
+ * module did not queue): read the blocks alone
  * with process_vm_readv, LM_SPAN_IOV of them at a time, never the gaps,
  * straight into a contiguous destination or through a staging piece.
  */
@@ -318,7 +319,7 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	if (d.req)
 		d.same = lm_dt_strided(req->dt, req->count, &d.rs) &&
 			 d.rs.len == rts->blen;
-	/* For the bytes the transport copies (the partial pages around a mapping). */
+	/* What the transport copies: the partial pages around a mapping. */
 	tmp = lm_scratch_get(sb);
 	if (d.req && !d.same)
 		d.bounce = lm_scratch_get(LM_SPAN_BOUNCE);

@@ -94,7 +94,7 @@ void lm_mt_init(void)
 	__atomic_store_n(&biased, 1, __ATOMIC_RELAXED);
 }
 
-/* The owner saw the bias revoked, or MPI is finalized: not a reader any more. */
+/* The owner saw the bias revoked, or MPI is finalized: no reader now. */
 static void bias_give_up(void)
 {
 	bias_mine = 0;

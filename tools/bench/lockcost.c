@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		keep_min(&d, depth_pair(n));
 	}
 	urcu_memb_unregister_thread();
-	printf("ns per lock+unlock: mutex %.1f  urcu-memb read side %.1f  depth counter %.1f\n",
-	       m, r, d);
+	printf("ns per lock+unlock: mutex %.1f  urcu-memb read side %.1f  "
+	       "depth counter %.1f\n", m, r, d);
 	return 0;
 }
