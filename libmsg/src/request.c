@@ -237,18 +237,29 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 /* Errors of the requests one call finished: how many, the first one. */
 struct errs {
 	int n, first;
+	int mixed;	/* not all of one error class */
 };
 
 static void errs_add(struct errs *e, int err)
 {
-	if (err && !e->n++)
+	int a, b;
+
+	if (!err)
+		return;
+	if (!e->n++) {
 		e->first = err;
+		return;
+	}
+	MPI_Error_class(err, &a);
+	MPI_Error_class(e->first, &b);
+	if (a != b)
+		e->mixed = 1;
 }
 
 /* Finish every done request of the array, counting the errors. */
 static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 {
-	struct errs e = { 0, 0 };
+	struct errs e = { 0, 0, 0 };
 	int i;
 
 	for (i = 0; i < count; i++) {
@@ -262,11 +273,16 @@ static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 	return e;
 }
 
-/* The message names the first error's class: the one that matters. */
+/*
+ * With statuses, MPI_ERR_IN_STATUS: each failed one has its error.
+ * Without (MPI_STATUSES_IGNORE), the failures' class when they share
+ * one (a dead peer fails all its operations with MPI_ERR_PROC_FAILED),
+ * else MPI_ERR_IN_STATUS.  The message names the first error's class.
+ */
 static int in_status_error(const char *fn, struct errs e, MPI_Status *sts)
 {
 	char s[MPI_MAX_ERROR_STRING], *p;
-	int len;
+	int len, cls = MPI_ERR_IN_STATUS;
 
 	if (!e.n)
 		return MPI_SUCCESS;
@@ -275,8 +291,10 @@ static int in_status_error(const char *fn, struct errs e, MPI_Status *sts)
 	p = strchr(s, ':');
 	if (p)
 		*p = 0;
-	return lm_error(NULL, fn, sts ? MPI_ERR_IN_STATUS : MPI_ERR_OTHER,
-			"%d operation(s) failed, the first with %s", e.n, s);
+	if (!sts && !e.mixed)
+		MPI_Error_class(e.first, &cls);
+	return lm_error(NULL, fn, cls, "%d operation(s) failed, the first with %s",
+			e.n, s);
 }
 
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
@@ -383,7 +401,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 static int some_finish(const char *fn, int count, MPI_Request *reqs,
 		       int *outcount, int *indices, MPI_Status *sts)
 {
-	struct errs errs = { 0, 0 };
+	struct errs errs = { 0, 0, 0 };
 	int i, n = 0, live = 0;
 
 	for (i = 0; i < count; i++) {

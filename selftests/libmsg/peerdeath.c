@@ -10,7 +10,11 @@
  *   - a message a live rank sent before the death is still received by
  *     a wildcard receive (rank 0, from rank 1, with 3 or more ranks);
  *   - a wildcard receive on a communicator without the dead rank is not
- *     failed and completes normally.
+ *     failed and completes normally;
+ *   - MPI_Waitall/Testall of several receives from the dead rank: with
+ *     MPI_STATUSES_IGNORE, MPI_ERR_PROC_FAILED; with statuses,
+ *     MPI_ERR_IN_STATUS and each status says MPI_ERR_PROC_FAILED; mixed
+ *     with a truncated receive and no statuses, MPI_ERR_IN_STATUS.
  * The survivors then meet in a barrier on the communicator without the
  * dead rank, each prints "peerdeath: rank R ok" and waits for the
  * launcher's SIGTERM (blocked, so the checks finish first); the driver
@@ -20,10 +24,50 @@
 
 #define TAG_EARLY	5	/* rank 1 to rank 0 before the death */
 #define TAG_NEVER	7	/* only the victim could have sent these */
+#define TAG_TRUNC	9	/* two ints to oneself, received as one */
 
 static void expect_failed(int err, const char *what)
 {
 	T_EXPECT(err, MPI_ERR_PROC_FAILED, "%s", what);
+}
+
+/* Two receives from the dead rank, posted at once. */
+static void post_two(MPI_Request r[2], int b[2], int victim)
+{
+	MPI_OK(MPI_Irecv(&b[0], 1, MPI_INT, victim, TAG_NEVER, MPI_COMM_WORLD,
+			 &r[0]));
+	MPI_OK(MPI_Irecv(&b[1], 1, MPI_INT, victim, TAG_NEVER, MPI_COMM_WORLD,
+			 &r[1]));
+}
+
+/* The array calls' error class, with and without statuses. */
+static void all_failed(int victim)
+{
+	int b[2], two[2] = { 1, 2 }, i, cls, flag = 0;
+	MPI_Request r[2];
+	MPI_Status st[2];
+
+	post_two(r, b, victim);
+	expect_failed(MPI_Waitall(2, r, MPI_STATUSES_IGNORE),
+		      "MPI_Waitall, statuses ignored");
+	post_two(r, b, victim);
+	expect_failed(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE),
+		      "MPI_Testall, statuses ignored");
+	CHECK(flag == 1, "MPI_Testall flag %d", flag);
+	post_two(r, b, victim);
+	T_EXPECT(MPI_Waitall(2, r, st), MPI_ERR_IN_STATUS,
+		 "MPI_Waitall with statuses");
+	for (i = 0; i < 2; i++) {
+		MPI_OK(MPI_Error_class(st[i].MPI_ERROR, &cls));
+		CHECK(cls == MPI_ERR_PROC_FAILED, "status %d: class %d", i, cls);
+	}
+	MPI_OK(MPI_Irecv(&b[0], 1, MPI_INT, t_rank, TAG_TRUNC, MPI_COMM_WORLD,
+			 &r[0]));
+	MPI_OK(MPI_Send(two, 2, MPI_INT, t_rank, TAG_TRUNC, MPI_COMM_WORLD));
+	MPI_OK(MPI_Irecv(&b[1], 1, MPI_INT, victim, TAG_NEVER, MPI_COMM_WORLD,
+			 &r[1]));
+	T_EXPECT(MPI_Waitall(2, r, MPI_STATUSES_IGNORE), MPI_ERR_IN_STATUS,
+		 "MPI_Waitall of a truncation and a failure");
 }
 
 int main(int argc, char **argv)
@@ -67,6 +111,7 @@ int main(int argc, char **argv)
 			       MPI_COMM_WORLD, &st), "receive from the dead rank");
 	expect_failed(MPI_Probe(victim, TAG_NEVER, MPI_COMM_WORLD, &st),
 		      "MPI_Probe of the dead rank");
+	all_failed(victim);
 
 	/* What a live rank sent before is still there to match. */
 	if (t_rank == 0 && victim != 1) {
