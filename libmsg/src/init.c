@@ -86,8 +86,10 @@ static void read_settings(void)
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 	if (!sp || !*sp || !strcmp(sp, "auto"))
 		lm.span = LM_SPAN_AUTO;
-	else if (!strcmp(sp, "on") || !strcmp(sp, "off"))
-		lm.span = !strcmp(sp, "on") ? LM_SPAN_ON : LM_SPAN_OFF;
+	else if (!strcmp(sp, "on"))
+		lm.span = LM_SPAN_ON;
+	else if (!strcmp(sp, "off"))
+		lm.span = LM_SPAN_OFF;
 	else
 		lm_fatal("MPICHAN_SPAN=%s: use auto, on or off", sp);
 }

@@ -54,27 +54,22 @@ static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
 	lm_req_complete(req);
 }
 
-/* The rendezvous: one copy from the sender, then FIN. */
+/*
+ * The rendezvous: one copy from the sender, then FIN.  A span offer
+ * (rndv_span.c) goes into buf, or, when buf is NULL, into req's buffer
+ * as its type lays it out.
+ */
 static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
-		void *buf, uint64_t n, struct lm_sink *sink)
+		void *buf, uint64_t n, struct lm_sink *sink,
+		const struct libmsg_request *req)
 {
 	int err = 0;
 
-	if (n || (rts->flags & LM_RTS_HANDLE))
+	if (rts->flags & LM_RTS_SPAN)
+		err = lm_span_take(wsrc, ctx, tag, rts, n, buf, req);
+	else if (n || (rts->flags & LM_RTS_HANDLE))
 		err = lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag, rts,
 					  buf, n, sink);
-	if (!(rts->flags & LM_RTS_HANDLE))
-		lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
-	return err;
-}
-
-/* A span offer (rndv_span.c): into buf, or laid out as req's type. */
-static int take_span(int wsrc, uint32_t ctx, int tag,
-		     const struct lm_rts *rts, uint64_t n, void *buf,
-		     const struct libmsg_request *req)
-{
-	int err = lm_span_take(wsrc, ctx, tag, rts, n, buf, req);
-
 	if (!(rts->flags & LM_RTS_HANDLE))
 		lm_send_ctl(wsrc, LM_MSG_FIN, rts->sreq, err);
 	return err;
@@ -109,10 +104,10 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 
 	if (!tmp) {
 		/* Still take the message out (the sender must complete). */
-		take(wsrc, ctx, tag, rts, NULL, 0, NULL);
+		take(wsrc, ctx, tag, rts, NULL, 0, NULL, NULL);
 		return -ENOMEM;
 	}
-	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k);
+	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k, NULL);
 	if (!err) {
 		end = s.k.done_off + s.k.done_len;
 		lm_dt_unpack_range(tmp, 0, s.k.done_len ? s.k.done_off : n,
@@ -131,13 +126,12 @@ static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
 	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
 	int err, cls;
 
-	if (rts->flags & LM_RTS_SPAN)
-		err = take_span(wsrc, ctx, tag, rts, n,
-				req->packed ? NULL : req->buf, req);
-	else if (n && req->packed)
+	/* A span is taken into the type straight from where it lies. */
+	if (n && req->packed && !(rts->flags & LM_RTS_SPAN))
 		err = take_packed(req, wsrc, ctx, tag, rts, n);
 	else
-		err = take(wsrc, ctx, tag, rts, req->buf, n, NULL);
+		err = take(wsrc, ctx, tag, rts, req->packed ? NULL : req->buf,
+			   n, NULL, req);
 	cls = err ? lm_errno_class(err) :
 		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);
@@ -351,11 +345,8 @@ static void pull_in(struct lm_match *q, void *arg)
 		msg->data = malloc(msg->size ? msg->size : 1);
 		if (!msg->data)
 			return;
-		err = msg->rts.flags & LM_RTS_SPAN ?
-			take_span(msg->wsrc, msg->ctx, msg->tag, &msg->rts,
-				  msg->size, msg->data, NULL) :
-			take(msg->wsrc, msg->ctx, msg->tag, &msg->rts,
-			     msg->data, msg->size, NULL);
+		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->data,
+			   msg->size, NULL, NULL);
 		if (err) {
 			/* The sender heard of it; the receive will too. */
 			free(msg->data);
