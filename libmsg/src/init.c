@@ -61,37 +61,52 @@ static uint64_t env_u64(const char *name, uint64_t def)
 	return v;
 }
 
+/*
+ * A setting that names one of words[0..n) (unset or empty: def): its
+ * index.  Anything else stops the program, naming the choices.
+ */
+static int env_word(const char *name, const char *const words[], int n,
+		    int def)
+{
+	const char *s = getenv(name);
+	char choices[128] = "";
+	int i;
+
+	if (!s || !*s)
+		return def;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(s, words[i]))
+			return i;
+		snprintf(choices + strlen(choices),
+			 sizeof(choices) - strlen(choices), "%s%s",
+			 i ? (i == n - 1 ? " or " : ", ") : "", words[i]);
+	}
+	lm_fatal("%s=%s: use %s", name, s, choices);
+}
+
 static void read_settings(void)
 {
-	const char *w = getenv("MPICHAN_WAIT");
-	const char *sp = getenv("MPICHAN_SPAN");
+	static const char *const waits[] = {
+		[LM_WAIT_HYBRID] = "hybrid", [LM_WAIT_SPIN] = "spin",
+		[LM_WAIT_SLEEP] = "sleep",
+	};
+	static const char *const spans[] = {
+		[LM_SPAN_OFF] = "off", [LM_SPAN_ON] = "on",
+		[LM_SPAN_AUTO] = "auto",
+	};
 	uint64_t max = mpichan_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	lm.eager = (uint32_t)env_u64("MPICHAN_EAGER", 16384);
 	if (lm.eager > max)
 		lm.eager = (uint32_t)max;
-	if (!w || !*w || !strcmp(w, "hybrid"))
-		lm.wait_mode = LM_WAIT_HYBRID;
-	else if (!strcmp(w, "spin"))
-		lm.wait_mode = LM_WAIT_SPIN;
-	else if (!strcmp(w, "sleep"))
-		lm.wait_mode = LM_WAIT_SLEEP;
-	else
-		lm_fatal("MPICHAN_WAIT=%s: use spin, sleep or hybrid", w);
+	lm.wait_mode = env_word("MPICHAN_WAIT", waits, 3, LM_WAIT_HYBRID);
 	lm.oversubscribed = ncpu > 0 && lm.job.nranks > (uint64_t)ncpu;
 	/* More ranks than CPUs: spinning only steals the CPU a peer needs. */
 	lm.spin_ns = 1000 * env_u64("MPICHAN_SPIN_US",
 				    lm.oversubscribed ? 2 : 200);
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
-	if (!sp || !*sp || !strcmp(sp, "auto"))
-		lm.span = LM_SPAN_AUTO;
-	else if (!strcmp(sp, "on"))
-		lm.span = LM_SPAN_ON;
-	else if (!strcmp(sp, "off"))
-		lm.span = LM_SPAN_OFF;
-	else
-		lm_fatal("MPICHAN_SPAN=%s: use auto, on or off", sp);
+	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
