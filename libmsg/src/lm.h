@@ -227,7 +227,6 @@ struct libmsg_request {
 				 * (sends) or the data is unpacked into ubuf
 				 * as it arrives (receives) */
 	uint8_t dt_held;	/* holds a reference on dt (lm_dt_hold) */
-	uint8_t span;		/* packed send offered in place: rndv_span.c */
 	int state;		/* sends: LM_S_* */
 	struct libmsg_comm *comm;
 	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */
@@ -244,8 +243,7 @@ struct libmsg_request {
 	struct cds_list_head link;	/* posted queue, pending, inflight */
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
 	struct lm_rts rts;	/* rendezvous sends: the offer */
-	int64_t span_stride;	/* span: bytes from block to block */
-	uint64_t span_blen;	/* span: bytes per block */
+	struct lm_tile *span;	/* offered where it lies: its layout */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 	struct lm_sched *sched;	/* a collective's step: its schedule */
 };
@@ -426,7 +424,7 @@ static inline int64_t lm_dt_offset(MPI_Datatype dt)
 void lm_copy_blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 		    int64_t sstep, uint64_t len, uint64_t n);
 
-/* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
+/* ---- dtype_tile.c: a message as repeated blocks ------------------------ */
 
 /* A message as n blocks of len bytes, stride apart, from buf + off. */
 struct lm_strided {
@@ -437,9 +435,34 @@ struct lm_strided {
 };
 
 int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s);
+
+#define LM_TILE_BLOCKS	8	/* blocks per repeating unit, at most */
+
+/*
+ * n elements, stride apart, the first at buf + off; each is k blocks,
+ * block j blen[j] bytes at boff[j] from the element's start (boff[0] is
+ * 0), ascending, apart; size is the sum of blen.
+ */
+struct lm_tile {
+	int64_t off;
+	int64_t stride;
+	uint64_t n;
+	uint64_t size;
+	uint32_t k;
+	uint64_t boff[LM_TILE_BLOCKS];
+	uint64_t blen[LM_TILE_BLOCKS];
+};
+
+int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t);
+uint64_t lm_tile_span(const struct lm_tile *t);
+
+/* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
+
 /* Sender: offer r where it lies (sets r->span, r->buf)?  1 if so. */
 int lm_span_prepare(struct libmsg_request *r);
 uint64_t lm_span_offer_bytes(const struct libmsg_request *r);
+/* The send is over (or restarts): forget its span. */
+void lm_span_drop(struct libmsg_request *r);
 /* The module would not take the span: pack r after all (0, -ENOMEM). */
 int lm_span_abandon(struct libmsg_request *r);
 void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r);

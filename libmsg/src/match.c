@@ -178,11 +178,13 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 		p += sizeof(struct lm_sync);
 		size -= sizeof(struct lm_sync);
 	} else if (m->kind == LM_MSG_RTS) {
-		if (m->len < sizeof(rts))
-			lm_fatal("protocol error: short message from rank %d", src);
-		memcpy(&rts, p, sizeof(rts));
+		if (m->len < offsetof(struct lm_rts, blk) || m->len > sizeof(rts))
+			lm_fatal("protocol error: rendezvous offer of %u bytes from rank %d",
+				 m->len, src);
+		memcpy(&rts, p, m->len);
 		size = rts.size;
-		if ((rts.flags & LM_RTS_SPAN) && !lm_span_valid(&rts))
+		if ((rts.flags & LM_RTS_SPAN) &&
+		    (m->len < lm_rts_wire_len(&rts) || !lm_span_valid(&rts)))
 			lm_fatal("protocol error: bad span offer from rank %d", src);
 	}
 	if (m->context >= LM_MAX_CTX || m->tag < 0)

@@ -46,11 +46,12 @@ int lm_req_pack(struct libmsg_request *r)
 {
 	if (!r->packed)
 		return MPI_SUCCESS;
-	if (r->span)
+	if (r->span) {
+		lm_span_drop(r);
 		r->buf = NULL;	/* the user's, not a copy (a persistent send) */
-	r->span = 0;
+	}
 	lm_scratch_put(r->buf, r->bytes);
-	/* Large and strided: offered where it lies, no copy. */
+	/* Large and a tile of blocks: offered where it lies, no copy. */
 	if (lm_span_prepare(r))
 		return MPI_SUCCESS;
 	r->buf = lm_scratch_get(r->bytes);

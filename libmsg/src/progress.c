@@ -151,7 +151,7 @@ static int send_try(struct libmsg_request *req)
 				lm.cq_wait++;
 		}
 		err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag, req->ctx,
-					&req->rts, sizeof(req->rts));
+					&req->rts, lm_rts_wire_len(&req->rts));
 		next = LM_S_WAIT_FIN;
 	}
 	if (err == -EAGAIN)

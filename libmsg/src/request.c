@@ -47,7 +47,9 @@ struct libmsg_request *lm_req_alloc(int kind)
 static void free_pack(struct libmsg_request *req)
 {
 	if (req->kind == LM_REQ_SEND && req->packed) {
-		if (!req->span)
+		if (req->span)
+			lm_span_drop(req);
+		else
 			lm_scratch_put(req->buf, req->bytes);
 		req->buf = NULL;
 	}

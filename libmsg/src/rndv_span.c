@@ -2,15 +2,17 @@
 /*
  * A large non-contiguous send without a packing copy.
  *
- * When a message is n blocks of len bytes, stride apart (a vector, an
- * hvector, a two-dimensional subarray, count copies of one that tile),
- * the sender offers the span from the first block's start to the last
+ * When a message is a tile (dtype_tile.c): elements stride apart, each
+ * the same few blocks (a vector, an hvector, a two-dimensional
+ * subarray, a struct with gaps, count copies of one of these), the
+ * sender offers the span from the first block's start to the last
  * block's end as it lies in the user's buffer: the module pins it and
  * nothing is copied.  The RTS says where the blocks lie in it
- * (LM_RTS_SPAN, stride and blen).  The receiver maps the span (or has
- * it copied) and takes the blocks from there straight into its own
- * buffer: one copy in all, as for contiguous data, where packing made
- * two (pack on the sender, then the receiver's copy).
+ * (LM_RTS_SPAN: stride, bytes per element, the blocks of one).  The
+ * receiver maps the span (or has it copied) and takes the blocks from
+ * there straight into its own buffer: one copy in all, as for
+ * contiguous data, where packing made two (pack on the sender, then the
+ * receiver's copy).
  *
  * The gaps between the blocks are the sender's own bytes: the receiver
  * may see them (read-only, in its window) and never uses them.  Ranks of
@@ -32,6 +34,7 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/uio.h>
@@ -44,54 +47,38 @@
 #define LM_SPAN_IOV	1024		/* blocks per process_vm_readv */
 #define LM_SPAN_STAGE	(256UL << 10)	/* ... and bytes, into a type */
 
-/*
- * count elements of dt as n blocks of len bytes, stride apart, the
- * first at buf + off?  Only ascending blocks that do not overlap.
- */
-int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s)
-{
-	const struct lm_seg *g;
-
-	if (count < 1 || !dt->layout || dt->layout->nsegs != 1)
-		return 0;
-	g = &dt->layout->segs[0];
-	if (g->sub || !g->len)
-		return 0;
-	s->off = g->off;
-	s->len = g->len;
-	s->stride = g->count > 1 ? g->stride : dt->extent;
-	if (count > 1 && g->count > 1 &&
-	    dt->extent != (int64_t)g->count * g->stride)
-		return 0;
-	if (__builtin_mul_overflow(g->count, (uint64_t)count, &s->n))
-		return 0;
-	if (s->n < 2 || s->stride < (int64_t)s->len)
-		return 0;
-	return 1;
-}
-
-/* Bytes from the first block's start to the last one's end. */
-static uint64_t span_bytes(int64_t stride, uint64_t len, uint64_t n)
-{
-	return n ? (n - 1) * (uint64_t)stride + len : 0;
-}
-
 /* Sender: offer r's blocks where they lie?  Then r->buf is the span. */
 int lm_span_prepare(struct libmsg_request *r)
 {
-	struct lm_strided s;
+	struct lm_tile t;
+	uint64_t minlen = UINT64_MAX;
+	uint32_t j;
 
 	if (!lm.span || r->mode == LM_MODE_BUFFERED || r->bytes <= lm.eager ||
-	    !lm_dt_strided(r->dt, r->count, &s) ||
-	    span_bytes(s.stride, s.len, s.n) / LM_SPAN_SPARSE > r->bytes ||
-	    (lm.span == LM_SPAN_AUTO && !lm.job.window && s.len < LM_SPAN_VM_MIN))
+	    !lm_dt_tile(r->dt, r->count, &t) || t.n * t.size != r->bytes ||
+	    lm_tile_span(&t) / LM_SPAN_SPARSE > r->bytes)
 		return 0;
-	r->span = 1;
-	r->span_stride = s.stride;
-	r->span_blen = s.len;
+	for (j = 0; j < t.k; j++)
+		if (t.blen[j] < minlen)
+			minlen = t.blen[j];
+	/* The RTS carries the blocks of an element in 32 bits. */
+	if (t.k > 1 && t.boff[t.k - 1] + t.blen[t.k - 1] > UINT32_MAX)
+		return 0;
+	if (lm.span == LM_SPAN_AUTO && !lm.job.window && minlen < LM_SPAN_VM_MIN)
+		return 0;
+	r->span = malloc(sizeof(t));
+	if (!r->span)
+		return 0;
+	*r->span = t;
 	/* MPI_BOTTOM with absolute displacements: add as integers. */
-	r->buf = (void *)((uintptr_t)r->ubuf + (uintptr_t)s.off);
+	r->buf = (void *)((uintptr_t)r->ubuf + (uintptr_t)t.off);
 	return 1;
+}
+
+void lm_span_drop(struct libmsg_request *r)
+{
+	free(r->span);
+	r->span = NULL;
 }
 
 /*
@@ -100,7 +87,7 @@ int lm_span_prepare(struct libmsg_request *r)
  */
 int lm_span_abandon(struct libmsg_request *r)
 {
-	r->span = 0;
+	lm_span_drop(r);
 	r->buf = lm_scratch_get(r->bytes);
 	if (!r->buf)
 		return -ENOMEM;
@@ -110,126 +97,239 @@ int lm_span_abandon(struct libmsg_request *r)
 
 uint64_t lm_span_offer_bytes(const struct libmsg_request *r)
 {
-	return span_bytes(r->span_stride, r->span_blen, r->bytes / r->span_blen);
+	return lm_tile_span(r->span);
 }
 
 /* The RTS of a span offer: the message's size, and where its blocks are. */
 void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r)
 {
+	const struct lm_tile *t = r->span;
+	uint32_t j;
+
 	rts->flags |= LM_RTS_SPAN;
 	rts->size = r->bytes;
-	rts->stride = r->span_stride;
-	rts->blen = r->span_blen;
+	rts->stride = t->stride;
+	rts->blen = t->size;
+	rts->nblk = t->k > 1 ? t->k : 0;
+	for (j = 0; j < rts->nblk; j++) {
+		rts->blk[j].off = (uint32_t)t->boff[j];
+		rts->blk[j].len = (uint32_t)t->blen[j];
+	}
+}
+
+/*
+ * A span RTS as a tile, if it is one a sender could have made: blocks
+ * ascending and apart inside an element, elements apart, the whole
+ * span addressable.
+ */
+static int rts_tile(const struct lm_rts *rts, struct lm_tile *t)
+{
+	uint64_t end = 0, sum = 0, last;
+	uint32_t j;
+
+	if (!rts->blen || rts->size % rts->blen || rts->stride < 0 ||
+	    rts->nblk > LM_RTS_BLOCKS)
+		return 0;
+	memset(t, 0, sizeof(*t));
+	t->stride = rts->stride;
+	t->size = rts->blen;
+	t->n = rts->size / rts->blen;
+	t->k = rts->nblk ? rts->nblk : 1;
+	t->blen[0] = rts->blen;
+	for (j = 0; j < rts->nblk; j++) {
+		if (!rts->blk[j].len || rts->blk[j].off < end ||
+		    (!j && rts->blk[j].off))
+			return 0;
+		t->boff[j] = rts->blk[j].off;
+		t->blen[j] = rts->blk[j].len;
+		end = t->boff[j] + t->blen[j];
+		sum += t->blen[j];
+	}
+	if (rts->nblk && sum != rts->blen)
+		return 0;
+	end = t->boff[t->k - 1] + t->blen[t->k - 1];
+	return (uint64_t)t->stride >= end &&
+		!__builtin_mul_overflow(t->n, (uint64_t)t->stride, &last) &&
+		last <= INT64_MAX;
 }
 
 /* A span RTS from the ring: is it one a sender could have made? */
 int lm_span_valid(const struct lm_rts *rts)
 {
-	uint64_t n, last;
+	struct lm_tile t;
 
-	if (!rts->blen || rts->size % rts->blen || rts->stride < 0 ||
-	    (uint64_t)rts->stride < rts->blen)
-		return 0;
-	n = rts->size / rts->blen;
-	return !__builtin_mul_overflow(n, (uint64_t)rts->stride, &last) &&
-		last <= INT64_MAX;
+	return rts_tile(rts, &t);
+}
+
+/*
+ * Message byte p: where it lies in the span, and how many bytes from
+ * there are the message's, in a row.
+ */
+static uint64_t tile_locate(const struct lm_tile *t, uint64_t p, uint64_t *run)
+{
+	uint64_t e = p / t->size, q = p - e * t->size;
+	uint32_t j = 0;
+
+	while (q >= t->blen[j])
+		q -= t->blen[j++];
+	*run = t->blen[j] - q;
+	return e * (uint64_t)t->stride + t->boff[j] + q;
 }
 
 /* Where the blocks go: a contiguous buffer, or a receive's own type. */
 struct span_dest {
 	unsigned char *buf;
 	const struct libmsg_request *req;
-	struct lm_strided rs;	/* req's type, when it is strided too */
-	int same;		/* ... with the sender's block length */
-	unsigned char *bounce;
+	struct lm_tile rt;	/* req's type, when it is a tile too */
+	int same;		/* ... of the sender's blocks (any stride) */
+	unsigned char *bounce;	/* pieces gathered for one unpack */
+	uint64_t staged_at, staged;	/* ... from message byte staged_at */
 };
 
-/* bytes of the message from packed offset p, at src, into place. */
+static void dest_flush(struct span_dest *d)
+{
+	const struct libmsg_request *q = d->req;
+
+	if (d->staged)
+		lm_dt_unpack_range(d->bounce, d->staged_at,
+				   d->staged_at + d->staged, q->ubuf, q->count,
+				   q->dt);
+	d->staged = 0;
+}
+
+/* Room in the bounce for message bytes from p on (0: unpack directly). */
+static uint64_t dest_room(struct span_dest *d, uint64_t p)
+{
+	if (!d->bounce)
+		return 0;
+	if (d->staged && (p != d->staged_at + d->staged ||
+			  d->staged == LM_SPAN_BOUNCE))
+		dest_flush(d);
+	if (!d->staged)
+		d->staged_at = p;
+	return LM_SPAN_BOUNCE - d->staged;
+}
+
+/* bytes of the message from offset p, at src, into place. */
 static void dest_piece(struct span_dest *d, uint64_t p,
 		       const unsigned char *src, uint64_t bytes)
 {
 	const struct libmsg_request *q = d->req;
 
-	if (d->buf)
-		memcpy(d->buf + p, src, bytes);
-	else
-		lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
-}
-
-/* Blocks b .. b + k - 1 of the message, whole, the first at src. */
-static void dest_blocks(struct span_dest *d, uint64_t b, uint64_t k,
-			const unsigned char *src, int64_t stride, uint64_t len)
-{
-	const struct libmsg_request *q = d->req;
-	uint64_t m;
-
 	if (d->buf) {
-		lm_copy_blocks(d->buf + b * len, (int64_t)len, src, stride, len, k);
+		lm_copy_blocks(d->buf + p, 0, src, 0, bytes, 1);
 		return;
 	}
-	if (d->same) {
-		lm_copy_blocks((unsigned char *)((uintptr_t)q->ubuf +
-			(uintptr_t)(d->rs.off + (int64_t)b * d->rs.stride)),
-			d->rs.stride, src, stride, len, k);
+	if (bytes <= dest_room(d, p)) {
+		lm_copy_blocks(d->bounce + d->staged, 0, src, 0, bytes, 1);
+		d->staged += bytes;
 		return;
 	}
-	/* Any other layout: gather a run of blocks, unpack it from there. */
-	for (; k; k -= m, b += m, src += m * (uint64_t)stride) {
-		m = len <= LM_SPAN_BOUNCE && d->bounce ? LM_SPAN_BOUNCE / len : 1;
-		if (m > k)
-			m = k;
-		if (m == 1) {
-			dest_piece(d, b * len, src, len);
-			continue;
+	dest_flush(d);
+	lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
+}
+
+/*
+ * Whole elements go a run at a time, block column by block column: one
+ * strided copy per block of the tile, into the buffer, the receive's
+ * own tile or the bounce.  A run stays small enough to be in the cache
+ * for the next column.
+ */
+#define LM_SPAN_RUN	256
+
+/* Can elements go whole into d (else block by block)? */
+static int dest_whole(const struct span_dest *d, const struct lm_tile *t)
+{
+	return d->buf || d->same || t->size <= LM_SPAN_BOUNCE;
+}
+
+/* Elements e .. e + cnt - 1 of the message, whole, the first at src. */
+static void dest_elems(struct span_dest *d, const struct lm_tile *t,
+		       uint64_t e, uint64_t cnt, const unsigned char *src)
+{
+	uint64_t pre[LM_TILE_BLOCKS], sum = 0, m;
+	const uint64_t *doff = pre;
+	int64_t dstep = (int64_t)t->size;
+	unsigned char *dst;
+	uint32_t j;
+
+	for (j = 0; j < t->k; sum += t->blen[j++])
+		pre[j] = sum;
+	for (; cnt; cnt -= m, e += m, src += m * (uint64_t)t->stride) {
+		m = cnt < LM_SPAN_RUN ? cnt : LM_SPAN_RUN;
+		if (d->buf) {
+			dst = d->buf + e * t->size;
+		} else if (d->same) {
+			dst = (unsigned char *)((uintptr_t)d->req->ubuf +
+				(uintptr_t)(d->rt.off + (int64_t)e * d->rt.stride));
+			dstep = d->rt.stride;
+			doff = t->boff;
+		} else {
+			sum = dest_room(d, e * t->size) / t->size;
+			if (!sum) {	/* the bounce is full for this size */
+				dest_flush(d);
+				sum = dest_room(d, e * t->size) / t->size;
+			}
+			if (m > sum)
+				m = sum;
+			dst = d->bounce + d->staged;
+			d->staged += m * t->size;
 		}
-		lm_copy_blocks(d->bounce, (int64_t)len, src, stride, len, m);
-		dest_piece(d, b * len, d->bounce, m * len);
+		for (j = 0; j < t->k; j++)
+			lm_copy_blocks(dst + doff[j], dstep, src + t->boff[j],
+				       t->stride, t->blen[j], m);
 	}
 }
 
-struct span_sink {
-	struct lm_sink k;
-	struct span_dest *d;
-	const struct lm_rts *rts;
-	uint64_t n;		/* message bytes wanted */
-};
-
-/* Span bytes [from, from + len) at src: the block bytes among them. */
-static void span_copy(struct span_dest *d, const struct lm_rts *rts,
+/*
+ * Span bytes [from, from + len) at src: the message bytes among them,
+ * of the first n, into place.  Finds the element and block `from` falls
+ * in once, then walks on: runs of whole elements to dest_elems, the
+ * rest block by block.
+ */
+static void span_copy(struct span_dest *d, const struct lm_tile *t,
 		      uint64_t n, uint64_t from, const unsigned char *src,
 		      uint64_t len)
 {
-	uint64_t S = (uint64_t)rts->stride, L = rts->blen;
-	uint64_t at = from, to = from + len, b, o, p, k, m;
+	uint64_t S = (uint64_t)t->stride, to = from + len;
+	uint64_t end = t->boff[t->k - 1] + t->blen[t->k - 1];
+	uint64_t e = from / S, base = e * S, pre = 0, start, stop, p, m;
+	uint32_t j = 0;
 
-	while (at < to) {
-		b = at / S;
-		o = at - b * S;
-		if (o >= L) {			/* a gap: on to block b + 1 */
-			at = (b + 1) * S;
+	while (j < t->k && base + t->boff[j] + t->blen[j] <= from)
+		pre += t->blen[j++];
+	for (;;) {
+		if (j == t->k) {	/* on to the next element */
+			e++;
+			base += S;
+			j = 0;
+			pre = 0;
+		}
+		if (!j && base >= from && base + end <= to &&
+		    (e + 1) * t->size <= n && dest_whole(d, t)) {
+			m = (to - base - end) / S + 1;
+			if (m > n / t->size - e)
+				m = n / t->size - e;
+			dest_elems(d, t, e, m, src + (base - from));
+			e += m - 1;
+			base += (m - 1) * S;
+			j = t->k;
 			continue;
 		}
-		p = b * L + o;
-		if (p >= n)
+		start = base + t->boff[j];
+		p = e * t->size + pre;
+		if (start >= to || p >= n)
 			return;
-		if (!o && to - at >= L) {
-			k = (to - at - L) / S + 1;	/* whole blocks in range */
-			if (k > (n - p) / L)
-				k = (n - p) / L;
-			if (k) {
-				dest_blocks(d, b, k, src + (at - from),
-					    (int64_t)S, L);
-				at += k * S;
-				continue;
-			}
+		stop = start + t->blen[j];
+		if (start < from) {	/* the block began before this piece */
+			p += from - start;
+			start = from;
 		}
-		m = L - o;
-		if (m > to - at)
-			m = to - at;
+		m = (stop < to ? stop : to) - start;
 		if (m > n - p)
 			m = n - p;
-		dest_piece(d, p, src + (at - from), m);
-		at += m;
+		dest_piece(d, p, src + (start - from), m);
+		pre += t->blen[j++];
 	}
 }
 
@@ -240,16 +340,16 @@ static void span_copy(struct span_dest *d, const struct lm_rts *rts,
  * straight into a contiguous destination or through a staging piece.
  */
 static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
-			uint64_t n, uint64_t span)
+			const struct lm_tile *t, uint64_t n, uint64_t span)
 {
-	uint64_t S = (uint64_t)rts->stride, L = rts->blen, p, chunk, b, o, m;
 	struct iovec riov[LM_SPAN_IOV], liov;
 	unsigned char *stage = NULL;
+	uint64_t p, chunk, at, m;
 	int k, err = 0;
 	ssize_t r;
 
 	if ((pid_t)rts->pid == getpid()) {	/* a send to oneself */
-		span_copy(d, rts, n, 0,
+		span_copy(d, t, n, 0,
 			  (const unsigned char *)(uintptr_t)rts->addr, span);
 		return 0;
 	}
@@ -257,14 +357,14 @@ static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
 		return -ENOMEM;
 	for (p = 0; p < n && !err; p += chunk) {
 		for (k = 0, chunk = 0; k < LM_SPAN_IOV && p + chunk < n; k++) {
-			b = (p + chunk) / L;
-			o = p + chunk - b * L;
-			m = L - o < n - p - chunk ? L - o : n - p - chunk;
+			at = tile_locate(t, p + chunk, &m);
+			if (m > n - p - chunk)
+				m = n - p - chunk;
 			if (stage && m > LM_SPAN_STAGE - chunk)
 				m = LM_SPAN_STAGE - chunk;
 			if (!m)
 				break;
-			riov[k].iov_base = (void *)(uintptr_t)(rts->addr + b * S + o);
+			riov[k].iov_base = (void *)(uintptr_t)(rts->addr + at);
 			riov[k].iov_len = m;
 			chunk += m;
 		}
@@ -285,12 +385,33 @@ static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
 	return err;
 }
 
+/* Is req's type a tile of the same blocks as t (at any stride)? */
+static int same_blocks(const struct lm_tile *t,
+		       const struct libmsg_request *req, struct lm_tile *rt)
+{
+	uint32_t j;
+
+	if (!lm_dt_tile(req->dt, req->count, rt) || rt->k != t->k)
+		return 0;
+	for (j = 0; j < t->k; j++)
+		if (rt->boff[j] != t->boff[j] || rt->blen[j] != t->blen[j])
+			return 0;
+	return 1;
+}
+
+struct span_sink {
+	struct lm_sink k;
+	struct span_dest *d;
+	const struct lm_tile *t;
+	uint64_t n;		/* message bytes wanted */
+};
+
 static void span_put(struct lm_sink *k, uint64_t off, const void *src,
 		     uint64_t len)
 {
 	struct span_sink *s = (struct span_sink *)k;
 
-	span_copy(s->d, s->rts, s->n, off, src, len);
+	span_copy(s->d, s->t, s->n, off, src, len);
 }
 
 /*
@@ -302,23 +423,21 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 		 uint64_t n, void *buf, const struct libmsg_request *req)
 {
 	struct span_dest d = { .buf = buf, .req = buf ? NULL : req };
-	struct span_sink s = { { span_put, 0, 0 }, &d, rts, n };
-	uint64_t nb = (n + rts->blen - 1) / rts->blen;
-	uint64_t sb = nb ? (nb - 1) * (uint64_t)rts->stride +
-		(n - (nb - 1) * rts->blen) : 0;
+	struct lm_tile t;
+	struct span_sink s = { { span_put, 0, 0 }, &d, &t, n };
 	unsigned char *tmp;
-	uint64_t end;
+	uint64_t sb, end;
 	int err;
 
-	if (!n)
+	if (!n || !rts_tile(rts, &t))	/* rts_tile: checked on arrival */
 		return rts->flags & LM_RTS_HANDLE ?
 			lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag,
 					    rts, NULL, 0, NULL) : 0;
+	sb = tile_locate(&t, n - 1, &end) + 1;	/* span bytes to take */
 	if (!(rts->flags & LM_RTS_HANDLE))
-		return span_take_vm(&d, rts, n, sb);
+		return span_take_vm(&d, rts, &t, n, sb);
 	if (d.req)
-		d.same = lm_dt_strided(req->dt, req->count, &d.rs) &&
-			 d.rs.len == rts->blen;
+		d.same = same_blocks(&t, req, &d.rt);
 	/* What the transport copies: the partial pages around a mapping. */
 	tmp = lm_scratch_get(sb);
 	if (d.req && !d.same)
@@ -336,12 +455,13 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	if (!err) {
 		end = s.k.done_off + s.k.done_len;
 		if (!s.k.done_len)
-			span_copy(&d, rts, n, 0, tmp, sb);
+			span_copy(&d, &t, n, 0, tmp, sb);
 		else {
-			span_copy(&d, rts, n, 0, tmp, s.k.done_off);
+			span_copy(&d, &t, n, 0, tmp, s.k.done_off);
 			if (end < sb)
-				span_copy(&d, rts, n, end, tmp + end, sb - end);
+				span_copy(&d, &t, n, end, tmp + end, sb - end);
 		}
+		dest_flush(&d);
 	}
 	lm_scratch_put(tmp, sb);
 	lm_scratch_put(d.bounce, LM_SPAN_BOUNCE);

@@ -10,6 +10,7 @@
 #ifndef LIBMSG_TRANSPORT_H
 #define LIBMSG_TRANSPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/mpichan.h>
@@ -28,11 +29,19 @@ struct lm_job;
 #define LM_RTS_HANDLE	(1U << 1)	/* handle names a module send */
 /*
  * The offer is the sender's span (rndv_span.c): the message's size
- * bytes are blocks of blen bytes, stride apart, from the offer's start.
+ * bytes are elements of blen bytes, stride apart, from the offer's
+ * start.  An element is one block (nblk 0), or the nblk blocks of blk,
+ * ascending, apart, the first at 0, their lengths summing to blen.
  * Set while rndv_offer runs: the device then fails (-EFAULT) instead of
  * offering the plain address when the module will not pin the span.
  */
 #define LM_RTS_SPAN	(1U << 2)
+#define LM_RTS_BLOCKS	8	/* LM_TILE_BLOCKS */
+
+struct lm_rts_block {
+	uint32_t off;		/* from the element's start */
+	uint32_t len;
+};
 
 struct lm_rts {
 	uint64_t size;		/* bytes of the message */
@@ -41,9 +50,20 @@ struct lm_rts {
 	uint64_t handle;	/* LM_RTS_HANDLE */
 	uint32_t pid;		/* the sender's pid */
 	uint32_t flags;		/* LM_RTS_* */
-	int64_t stride;		/* LM_RTS_SPAN: from block to block */
-	uint64_t blen;		/* LM_RTS_SPAN: bytes per block */
+	int64_t stride;		/* LM_RTS_SPAN: from element to element */
+	uint64_t blen;		/* LM_RTS_SPAN: bytes per element */
+	uint32_t nblk;		/* LM_RTS_SPAN: blocks in blk, or 0 */
+	uint32_t pad;
+	struct lm_rts_block blk[LM_RTS_BLOCKS];
 };
+
+/* Bytes of an RTS in the ring: only the blocks it uses. */
+static inline uint32_t lm_rts_wire_len(const struct lm_rts *rts)
+{
+	uint32_t n = rts->nblk < LM_RTS_BLOCKS ? rts->nblk : LM_RTS_BLOCKS;
+
+	return (uint32_t)(offsetof(struct lm_rts, blk) + n * sizeof(rts->blk[0]));
+}
 
 /*
  * A receive into a non-contiguous datatype: instead of filling the

@@ -11,7 +11,14 @@
  *
  *   badspan CASE   (1 block length 0, 2 size not a multiple of the
  *                   block length, 3 stride below the block length,
- *                   4 negative stride, 5 blocks x stride past 2^63)
+ *                   4 negative stride, 5 blocks x stride past 2^63;
+ *                   offers of several blocks per element (a struct):
+ *                   6 more blocks than LM_RTS_BLOCKS, 7 a block of
+ *                   length 0, 8 the first block not at 0, 9 blocks
+ *                   overlapping, 10 block lengths that do not add up
+ *                   to the element's, 11 stride below the last
+ *                   block's end, 12 a message too short for its
+ *                   blocks)
  */
 #include "lm.h"
 
@@ -29,8 +36,8 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size != 2 || which < 1 || which > 5) {
-		fprintf(stderr, "badspan: run with 2 ranks and a case 1-5\n");
+	if (size != 2 || which < 1 || which > 12) {
+		fprintf(stderr, "badspan: run with 2 ranks and a case 1-12\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (rank == 0) {
@@ -49,9 +56,24 @@ int main(int argc, char **argv)
 		case 5: rts.size = 1ULL << 40; rts.blen = 1;
 			rts.stride = 1LL << 40; break;
 		}
+		if (which >= 6) {	/* blocks {0, 32} and {64, 32} */
+			rts.nblk = 2;
+			rts.blk[0].len = 32;
+			rts.blk[1].off = 64;
+			rts.blk[1].len = 32;
+		}
+		switch (which) {
+		case 6: rts.nblk = LM_RTS_BLOCKS + 1; break;
+		case 7: rts.blk[1].len = 0; break;
+		case 8: rts.blk[0].off = 8; break;
+		case 9: rts.blk[1].off = 16; break;
+		case 10: rts.blk[1].len = 16; break;
+		case 11: rts.stride = 90; break;
+		}
 		/* MPI_COMM_WORLD's point-to-point context is 0. */
 		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
-				      sizeof(rts)))
+				      which == 12 ? lm_rts_wire_len(&rts) - 1 :
+				      (uint32_t)sizeof(rts)))
 			MPI_Abort(MPI_COMM_WORLD, 3);
 		lm_notify(&lm.job, 1);
 	} else {

@@ -18,6 +18,12 @@
  *     blocks alone;
  *   - over /dev/mpichan, with debugfs mounted: the module's queued send
  *     is the span (its length is the span's, not the data's).
+ * The same for a struct with gaps (three blocks per element, a tile of
+ * several blocks): count of it, one contiguous of it, into itself, into
+ * bytes, into a vector, truncated, head to head, and over the module
+ * the span queued; a struct whose fields descend in memory and an
+ * indexed type of more blocks than a tile holds are packed (the module
+ * holds the data's length) and still arrive.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
 #include <errno.h>
@@ -129,18 +135,20 @@ static void one(const char *what, MPI_Datatype st, int count,
 }
 
 /* Both send first, then receive: the offers wait unmatched (pulled). */
-static void head_to_head(MPI_Datatype t)
+static void head_to_head(MPI_Datatype t, int count)
 {
-	int peer = 1 - t_rank;
+	int peer = 1 - t_rank, size;
 	double *sb, *rb;
 
 	if (t_rank > 1)
 		return;
-	sb = laid_out(t, 1, 1);
-	rb = laid_out(t, 1, 0);
-	MPI_OK(MPI_Send(sb, 1, t, peer, 6, MPI_COMM_WORLD));
-	MPI_OK(MPI_Recv(rb, 1, t, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-	check_layout("head to head", rb, t, 1, NDATA * 8);
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+	sb = laid_out(t, count, 1);
+	rb = laid_out(t, count, 0);
+	MPI_OK(MPI_Send(sb, count, t, peer, 6, MPI_COMM_WORLD));
+	MPI_OK(MPI_Recv(rb, count, t, peer, 6, MPI_COMM_WORLD,
+			MPI_STATUS_IGNORE));
+	check_layout("head to head", rb, t, count, size);
 	free(sb);
 	free(rb);
 }
@@ -313,26 +321,104 @@ static void guarded(void)
 	MPI_Type_free(&t);
 }
 
-/* Over the module: the queued send is the span, not the data. */
-static void module_sees_span(MPI_Datatype t)
+/*
+ * Over the module: the queued send of count t's is `want` bytes (the
+ * span, or the data when it is packed).
+ */
+static void module_holds(const char *what, MPI_Datatype t, int count,
+			 long long want)
 {
-	long long len, want;
+	long long len;
 	double *b;
+	int size;
 
 	if (t_rank > 1)
 		return;
-	b = laid_out(t, 1, t_rank == 0);
-	len = send_seen(b, 1, t, b, 1, t, 10);
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+	b = laid_out(t, count, t_rank == 0);
+	len = send_seen(b, count, t, b, count, t, 10);
 	if (t_rank == 1) {
-		want = ((long long)(NB - 1) * SD + BD) * (long long)sizeof(double);
 		CHECK(len < 0 || len == want,
-		      "the module holds %lld bytes, the span is %lld", len, want);
+		      "%s: the module holds %lld bytes, not %lld", what, len,
+		      want);
 		if (len > 0)
-			printf("# span: the module holds the %lld-byte span\n",
-			       len);
-		check_layout("module", b, t, 1, NDATA * 8);
+			printf("# span: %s: the module holds %lld bytes\n",
+			       what, len);
+		check_layout(what, b, t, count, size);
 	}
 	free(b);
+}
+
+/*
+ * A struct with gaps, 8 doubles in three blocks: 3 at 0, 4 at 32 bytes,
+ * 1 at 80; its extent is SD doubles, so NB of them hold the stream.
+ * With descend set, its fields are listed last first: they come in
+ * descending order and have no tile.
+ */
+static MPI_Datatype gapped(int descend)
+{
+	int bl[3] = { 3, 4, 1 };
+	MPI_Aint d[3] = { 0, 32, 80 };
+	MPI_Datatype ty[3] = { MPI_DOUBLE, MPI_DOUBLE, MPI_DOUBLE }, s, t;
+
+	if (descend) {
+		bl[0] = 1; d[0] = 80;
+		bl[2] = 3; d[2] = 0;
+	}
+	MPI_OK(MPI_Type_create_struct(3, bl, d, ty, &s));
+	MPI_OK(MPI_Type_create_resized(s, 0, SD * sizeof(double), &t));
+	MPI_OK(MPI_Type_commit(&t));
+	MPI_Type_free(&s);
+	return t;
+}
+
+/*
+ * 9 blocks of one double, 2 doubles apart but for one more gap in the
+ * middle (not one stride, so not a vector), 20 doubles an element.
+ */
+static MPI_Datatype nine_blocks(void)
+{
+	int bl[9], d[9], k;
+	MPI_Datatype s, t;
+
+	for (k = 0; k < 9; k++) {
+		bl[k] = 1;
+		d[k] = 2 * k + (k > 4);
+	}
+	MPI_OK(MPI_Type_indexed(9, bl, d, MPI_DOUBLE, &s));
+	MPI_OK(MPI_Type_create_resized(s, 0, 20 * sizeof(double), &t));
+	MPI_OK(MPI_Type_commit(&t));
+	MPI_Type_free(&s);
+	return t;
+}
+
+/* Structs with gaps: the tile of three blocks an element. */
+static void structs(MPI_Datatype v, MPI_Datatype other)
+{
+	MPI_Datatype g = gapped(0), down = gapped(1), nine = nine_blocks();
+	MPI_Datatype all;
+	const long long span = ((long long)(NB - 1) * SD + 11) * 8;
+
+	MPI_OK(MPI_Type_contiguous(NB, g, &all));
+	MPI_OK(MPI_Type_commit(&all));
+	one("struct, same struct", g, NB, g, NB, 0);
+	one("struct, into bytes", g, NB, MPI_BYTE, NDATA * 8, 0);
+	one("struct, into a vector", g, NB, other, 1, 0);
+	one("vector, into a struct", v, 1, g, NB, 0);
+	one("struct, truncated", g, NB, MPI_BYTE, NDATA * 8 / 3 + 5, 0);
+	one("struct, synchronous", g, NB, g, NB, 1);
+	one("contiguous of structs", all, 1, MPI_BYTE, NDATA * 8, 0);
+	one("descending struct (packed)", down, NB, g, NB, 0);
+	one("nine blocks (packed)", nine, NB / 4, MPI_BYTE, NB / 4 * 72, 0);
+	head_to_head(g, NB);
+	module_holds("struct span", g, NB, span);
+	module_holds("contiguous of structs span", all, 1, span);
+	module_holds("descending struct packed", down, NB, NDATA * 8LL);
+	module_holds("nine blocks packed", nine, NB / 4, NB / 4 * 72LL);
+	MPI_Type_free(&all);
+	MPI_Type_free(&g);
+	MPI_Type_free(&down);
+	MPI_Type_free(&nine);
 }
 
 int main(int argc, char **argv)
@@ -362,11 +448,13 @@ int main(int argc, char **argv)
 		one("synchronous", v, 1, v, 1, 1);
 		one("tiles", tile, NB, v, 1, 0);
 		one("sparse", sparse, 1, sparse, 1, 0);
-		head_to_head(v);
+		head_to_head(v, 1);
 		persistent(v);
 		bottom();
 		guarded();
-		module_sees_span(v);
+		module_holds("vector span", v, 1,
+			     ((long long)(NB - 1) * SD + BD) * 8);
+		structs(v, other);
 	}
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	MPI_Type_free(&v);

@@ -4,10 +4,13 @@
  * the same data size, MPI level, two ranks, one message in flight
  * (rank 0 sends, rank 1 receives and answers with an empty message).
  *
- *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES]
+ *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES] [-t struct]
+ *                         [-b B]
  *
  * The strided messages are vectors of doubles with blocks of B bytes
- * every 2B (half the span is gaps), B from 8 B to 64 KiB, typed on
+ * every 2B (half the span is gaps), or with -t struct structs of three
+ * blocks, B bytes at 0, 2B at 2B and B at 5B, every 8B (half the span
+ * is gaps, unevenly), B from 8 B to 64 KiB (or only -b B), typed on
  * both sides, on the sending side only (received as bytes), or on the
  * receiving side only.  Each strided measurement (ITERS messages) is
  * paired with a contiguous one just before it, ROUNDS times.  Prints
@@ -50,6 +53,27 @@ static double run(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 #define NCONF (1 + 3 * NBLK)
 #define MAXROUNDS 64
 
+/* The message's type for blocks of b bytes: a vector or a struct. */
+static MPI_Datatype typed(long bytes, long b, int structs, int *count)
+{
+	int bl[3] = { (int)b, (int)(2 * b), (int)b };
+	MPI_Aint d[3] = { 0, 2 * b, 5 * b };
+	MPI_Datatype ty[3] = { MPI_BYTE, MPI_BYTE, MPI_BYTE }, s, t;
+
+	if (!structs) {
+		MPI_Type_vector((int)(bytes / b), (int)(b / 8),
+				(int)(2 * b / 8), MPI_DOUBLE, &t);
+		*count = 1;
+	} else {
+		MPI_Type_create_struct(3, bl, d, ty, &s);
+		MPI_Type_create_resized(s, 0, 8 * b, &t);
+		MPI_Type_free(&s);
+		*count = (int)(bytes / (4 * b));
+	}
+	MPI_Type_commit(&t);
+	return t;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -63,7 +87,8 @@ int main(int argc, char **argv)
 	static const char *sides[] = { "both", "send", "recv" };
 	static double ratio[NCONF][MAXROUNDS];
 	long bytes = 4L << 20, b;
-	int iters = 4, rounds = 10, opt, size, c, side, round;
+	int iters = 4, rounds = 10, opt, size, c, side, round, structs = 0, n;
+	long only = 0;
 	double best[NCONF] = { 0 }, t, tc;
 	unsigned char *s, *r;
 	MPI_Datatype v;
@@ -71,13 +96,17 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	while ((opt = getopt(argc, argv, "i:r:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:i:r:s:t:")) != -1) {
 		if (opt == 'i')
 			iters = atoi(optarg);
 		else if (opt == 'r')
 			rounds = atoi(optarg);
 		else if (opt == 's')
 			bytes = atol(optarg);
+		else if (opt == 't')
+			structs = !strcmp(optarg, "struct");
+		else if (opt == 'b')
+			only = atol(optarg);
 	}
 	if (rounds < 1 || rounds > MAXROUNDS)
 		rounds = MAXROUNDS;
@@ -97,19 +126,19 @@ int main(int argc, char **argv)
 	 */
 	for (round = 0; round < rounds; round++) {
 		for (c = 1; c < NCONF; c++) {
+			if (only && blocks[(c - 1) % NBLK] != only)
+				continue;
 			tc = run(s, (int)bytes, MPI_BYTE, r, (int)bytes, MPI_BYTE,
 				 iters);
 			side = (c - 1) / NBLK;
 			b = blocks[(c - 1) % NBLK];
-			MPI_Type_vector((int)(bytes / b), (int)(b / 8),
-					(int)(2 * b / 8), MPI_DOUBLE, &v);
-			MPI_Type_commit(&v);
+			v = typed(bytes, b, structs, &n);
 			if (side == 0)
-				t = run(s, 1, v, r, 1, v, iters);
+				t = run(s, n, v, r, n, v, iters);
 			else if (side == 1)
-				t = run(s, 1, v, r, (int)bytes, MPI_BYTE, iters);
+				t = run(s, n, v, r, (int)bytes, MPI_BYTE, iters);
 			else
-				t = run(s, (int)bytes, MPI_BYTE, r, 1, v, iters);
+				t = run(s, (int)bytes, MPI_BYTE, r, n, v, iters);
 			MPI_Type_free(&v);
 			if (bytes / tc / 1e9 > best[0])
 				best[0] = bytes / tc / 1e9;
@@ -119,12 +148,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rank == 0) {
-		printf("# %ld bytes of data, %d rounds of %d messages; best GB/s,\n"
+		printf("# %ld bytes of data in %s, %d rounds of %d messages; best GB/s,\n"
 		       "# median ratio to the contiguous run just before\n",
-		       bytes, rounds, iters);
+		       bytes, structs ? "structs" : "vectors", rounds, iters);
 		printf("%-8s %8s %10s %8s\n", "typed", "block", "GB/s", "ratio");
 		printf("%-8s %8s %10.3f %8.2f\n", "contig", "-", best[0], 1.0);
 		for (c = 1; c < NCONF; c++) {
+			if (only && blocks[(c - 1) % NBLK] != only)
+				continue;
 			qsort(ratio[c], (size_t)rounds, sizeof(double), cmp_double);
 			printf("%-8s %8ld %10.3f %8.2f\n", sides[(c - 1) / NBLK],
 			       blocks[(c - 1) % NBLK], best[c],

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A datatype as a tile: n elements, stride apart, each made of the same
+ * few blocks in ascending order.  That is what a rendezvous needs to
+ * send a message where it lies (rndv_span.c) and for the receiver to
+ * find its bytes: a vector is one block per element, a struct with
+ * gaps (or count of them) a handful.  Types whose bytes come in any
+ * other order, overlap, or need more than LM_TILE_BLOCKS blocks per
+ * repeating unit have no tile and are packed.
+ */
+
+#include <string.h>
+
+#include "lm.h"
+
+/* Steps a layout walk may take before the type counts as irregular. */
+#define TILE_STEPS	256
+
+/*
+ * count elements of dt as n blocks of len bytes, stride apart, the
+ * first at buf + off?  Only ascending blocks that do not overlap.
+ */
+int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s)
+{
+	const struct lm_seg *g;
+
+	if (count < 1 || !dt->layout || dt->layout->nsegs != 1)
+		return 0;
+	g = &dt->layout->segs[0];
+	if (g->sub || !g->len)
+		return 0;
+	s->off = g->off;
+	s->len = g->len;
+	s->stride = g->count > 1 ? g->stride : dt->extent;
+	if (count > 1 && g->count > 1 &&
+	    dt->extent != (int64_t)g->count * g->stride)
+		return 0;
+	if (__builtin_mul_overflow(g->count, (uint64_t)count, &s->n))
+		return 0;
+	if (s->n < 2 || s->stride < (int64_t)s->len)
+		return 0;
+	return 1;
+}
+
+/* Blocks of one element while they are gathered: buffer offsets. */
+struct flat {
+	uint32_t k;
+	unsigned int steps;
+	int64_t at[LM_TILE_BLOCKS];
+	uint64_t len[LM_TILE_BLOCKS];
+};
+
+/* Append len bytes at buffer offset at: 0 when the tile cannot be. */
+static int flat_add(struct flat *f, int64_t at, uint64_t len)
+{
+	int64_t end;
+
+	if (!len)
+		return 1;
+	if (f->k) {
+		end = f->at[f->k - 1] + (int64_t)f->len[f->k - 1];
+		if (at == end) {		/* runs on: one block */
+			f->len[f->k - 1] += len;
+			return 1;
+		}
+		if (at < end)			/* descends or overlaps */
+			return 0;
+	}
+	if (f->k == LM_TILE_BLOCKS)
+		return 0;
+	f->at[f->k] = at;
+	f->len[f->k++] = len;
+	return 1;
+}
+
+/* Every block of layout l placed at buffer offset base, in typemap order. */
+static int flat_walk(struct flat *f, const struct lm_layout *l, int64_t base)
+{
+	const struct lm_seg *g;
+	uint64_t r, len;
+	int64_t at;
+	uint32_t i;
+
+	for (i = 0; i < l->nsegs; i++) {
+		g = &l->segs[i];
+		if (!g->sub && g->stride == (int64_t)g->len) {
+			/* A dense leaf is one block, however long. */
+			if (__builtin_mul_overflow(g->len, g->count, &len) ||
+			    __builtin_add_overflow(base, g->off, &at) ||
+			    !flat_add(f, at, len))
+				return 0;
+			continue;
+		}
+		for (r = 0; r < g->count; r++) {
+			if (++f->steps > TILE_STEPS ||
+			    __builtin_mul_overflow((int64_t)r, g->stride, &at) ||
+			    __builtin_add_overflow(at, g->off, &at) ||
+			    __builtin_add_overflow(at, base, &at))
+				return 0;
+			if (g->sub ? !flat_walk(f, g->sub, at) :
+				     !flat_add(f, at, g->len))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static int tile_from_strided(const struct lm_strided *s, struct lm_tile *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->off = s->off;
+	t->stride = s->stride;
+	t->n = s->n;
+	t->size = s->len;
+	t->k = 1;
+	t->blen[0] = s->len;
+	return 1;
+}
+
+/*
+ * count elements of dt as a tile?  Descends through repetitions of one
+ * sub-layout that tile (a contiguous or vector of structs), so that the
+ * repeating unit, not the whole type, has to fit in LM_TILE_BLOCKS.
+ */
+int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t)
+{
+	const struct lm_layout *l = dt->layout;
+	const struct lm_seg *g;
+	struct lm_strided s;
+	struct flat f;
+	int64_t base = 0, x = dt->extent;
+	uint64_t n = (uint64_t)count, end;
+	uint32_t j;
+
+	if (lm_dt_strided(dt, count, &s))
+		return tile_from_strided(&s, t);
+	if (count < 1 || !l || !l->size)
+		return 0;
+	while (l->nsegs == 1 && l->segs[0].sub && l->segs[0].stride > 0 &&
+	       (n == 1 || x == (int64_t)l->segs[0].count * l->segs[0].stride)) {
+		g = &l->segs[0];
+		if (__builtin_mul_overflow(n, g->count, &n))
+			return 0;
+		base += g->off;
+		x = g->stride;
+		l = g->sub;
+	}
+	memset(&f, 0, sizeof(f));
+	if (!flat_walk(&f, l, base) || !f.k)
+		return 0;
+	end = (uint64_t)(f.at[f.k - 1] - f.at[0]) + f.len[f.k - 1];
+	if (n == 1)
+		x = (int64_t)end;
+	if (x <= 0 || (uint64_t)x < end)	/* elements would interleave */
+		return 0;
+	memset(t, 0, sizeof(*t));
+	t->off = f.at[0];
+	t->stride = x;
+	t->n = n;
+	t->k = f.k;
+	for (j = 0; j < f.k; j++) {
+		t->boff[j] = (uint64_t)(f.at[j] - f.at[0]);
+		t->blen[j] = f.len[j];
+		t->size += f.len[j];
+	}
+	return t->size == l->size;
+}
+
+/* Bytes from the first block's start to the last one's end. */
+uint64_t lm_tile_span(const struct lm_tile *t)
+{
+	if (!t->n)
+		return 0;
+	return (t->n - 1) * (uint64_t)t->stride + t->boff[t->k - 1] +
+		t->blen[t->k - 1];
+}
