@@ -174,3 +174,73 @@ uint64_t lm_tile_span(const struct lm_tile *t)
 	return (t->n - 1) * (uint64_t)t->stride + t->boff[t->k - 1] +
 		t->blen[t->k - 1];
 }
+
+/*
+ * m elements' blocks, column by column: block j of element i goes from
+ * src + i * sstep + soff[j] to dst + i * dstep + doff[j].  Runs of
+ * LM_TILE_RUN elements, so that a run is still in the cache for the
+ * next column.
+ */
+void lm_tile_columns(unsigned char *dst, int64_t dstep, const uint64_t *doff,
+		     const unsigned char *src, int64_t sstep,
+		     const uint64_t *soff, const struct lm_tile *t, uint64_t m)
+{
+	uint64_t r;
+	uint32_t j;
+
+	for (; m; m -= r, dst += r * dstep, src += r * sstep) {
+		r = m < LM_TILE_RUN ? m : LM_TILE_RUN;
+		for (j = 0; j < t->k; j++)
+			lm_copy_blocks(dst + doff[j], dstep, src + soff[j], sstep,
+				       t->blen[j], r);
+	}
+}
+
+/* Where each block starts in an element's packed bytes. */
+void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre)
+{
+	uint64_t sum = 0;
+	uint32_t j;
+
+	for (j = 0; j < t->k; sum += t->blen[j++])
+		pre[j] = sum;
+}
+
+/*
+ * Message bytes [from, to), packed at in, into the buffer buf laid out
+ * by tile t: whole elements column by column, the rest block by block.
+ */
+void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
+		    uint64_t from, uint64_t to)
+{
+	const unsigned char *src = in;
+	uint64_t pre[LM_TILE_BLOCKS], p = from, e, q, o, m;
+	unsigned char *dst;
+	uint32_t j;
+
+	lm_tile_prefix(t, pre);
+	while (p < to) {
+		e = p / t->size;
+		q = p - e * t->size;
+		dst = (unsigned char *)((uintptr_t)buf +
+			(uintptr_t)(t->off + (int64_t)e * t->stride));
+		if (!q && to - p >= t->size) {
+			m = (to - p) / t->size;
+			lm_tile_columns(dst, t->stride, t->boff, src,
+					(int64_t)t->size, pre, t, m);
+			p += m * t->size;
+			src += m * t->size;
+			continue;
+		}
+		for (j = 0; j < t->k && p < to; j++) {
+			if (q >= pre[j] + t->blen[j])
+				continue;
+			o = q - pre[j];
+			m = t->blen[j] - o < to - p ? t->blen[j] - o : to - p;
+			lm_copy_blocks(dst + t->boff[j] + o, 0, src, 0, m, 1);
+			p += m;
+			src += m;
+			q += m;
+		}
+	}
+}

@@ -455,6 +455,15 @@ struct lm_tile {
 
 int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t);
 uint64_t lm_tile_span(const struct lm_tile *t);
+/* Whole elements copied a run at a time, block column by block column. */
+#define LM_TILE_RUN	256
+void lm_tile_columns(unsigned char *dst, int64_t dstep, const uint64_t *doff,
+		     const unsigned char *src, int64_t sstep,
+		     const uint64_t *soff, const struct lm_tile *t, uint64_t m);
+void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre);
+/* Packed message bytes [from, to) at in into buf, laid out by t. */
+void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
+		    uint64_t from, uint64_t to);
 
 /* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
 

@@ -181,19 +181,28 @@ struct span_dest {
 	unsigned char *buf;
 	const struct libmsg_request *req;
 	struct lm_tile rt;	/* req's type, when it is a tile too */
+	int tiled;		/* rt is set */
 	int same;		/* ... of the sender's blocks (any stride) */
 	unsigned char *bounce;	/* pieces gathered for one unpack */
 	uint64_t staged_at, staged;	/* ... from message byte staged_at */
 };
 
-static void dest_flush(struct span_dest *d)
+/* Message bytes [p, p + bytes), packed at src, into the receive's type. */
+static void dest_unpack(struct span_dest *d, const unsigned char *src,
+			uint64_t p, uint64_t bytes)
 {
 	const struct libmsg_request *q = d->req;
 
+	if (d->tiled)
+		lm_tile_unpack(&d->rt, q->ubuf, src, p, p + bytes);
+	else
+		lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
+}
+
+static void dest_flush(struct span_dest *d)
+{
 	if (d->staged)
-		lm_dt_unpack_range(d->bounce, d->staged_at,
-				   d->staged_at + d->staged, q->ubuf, q->count,
-				   q->dt);
+		dest_unpack(d, d->bounce, d->staged_at, d->staged);
 	d->staged = 0;
 }
 
@@ -214,8 +223,6 @@ static uint64_t dest_room(struct span_dest *d, uint64_t p)
 static void dest_piece(struct span_dest *d, uint64_t p,
 		       const unsigned char *src, uint64_t bytes)
 {
-	const struct libmsg_request *q = d->req;
-
 	if (d->buf) {
 		lm_copy_blocks(d->buf + p, 0, src, 0, bytes, 1);
 		return;
@@ -226,16 +233,14 @@ static void dest_piece(struct span_dest *d, uint64_t p,
 		return;
 	}
 	dest_flush(d);
-	lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
+	dest_unpack(d, src, p, bytes);
 }
 
 /*
- * Whole elements go a run at a time, block column by block column: one
- * strided copy per block of the tile, into the buffer, the receive's
- * own tile or the bounce.  A run stays small enough to be in the cache
- * for the next column.
+ * Whole elements go a run at a time, block column by block column
+ * (lm_tile_columns): one strided copy per block of the tile, into the
+ * buffer, the receive's own tile or the bounce.
  */
-#define LM_SPAN_RUN	256
 
 /* Can elements go whole into d (else block by block)? */
 static int dest_whole(const struct span_dest *d, const struct lm_tile *t)
@@ -247,37 +252,31 @@ static int dest_whole(const struct span_dest *d, const struct lm_tile *t)
 static void dest_elems(struct span_dest *d, const struct lm_tile *t,
 		       uint64_t e, uint64_t cnt, const unsigned char *src)
 {
-	uint64_t pre[LM_TILE_BLOCKS], sum = 0, m;
-	const uint64_t *doff = pre;
-	int64_t dstep = (int64_t)t->size;
-	unsigned char *dst;
-	uint32_t j;
+	uint64_t pre[LM_TILE_BLOCKS], room, m;
 
-	for (j = 0; j < t->k; sum += t->blen[j++])
-		pre[j] = sum;
+	lm_tile_prefix(t, pre);
+	if (d->buf) {
+		lm_tile_columns(d->buf + e * t->size, (int64_t)t->size, pre,
+				src, t->stride, t->boff, t, cnt);
+		return;
+	}
+	if (d->same) {
+		lm_tile_columns((unsigned char *)((uintptr_t)d->req->ubuf +
+				(uintptr_t)(d->rt.off + (int64_t)e * d->rt.stride)),
+				d->rt.stride, t->boff, src, t->stride, t->boff,
+				t, cnt);
+		return;
+	}
 	for (; cnt; cnt -= m, e += m, src += m * (uint64_t)t->stride) {
-		m = cnt < LM_SPAN_RUN ? cnt : LM_SPAN_RUN;
-		if (d->buf) {
-			dst = d->buf + e * t->size;
-		} else if (d->same) {
-			dst = (unsigned char *)((uintptr_t)d->req->ubuf +
-				(uintptr_t)(d->rt.off + (int64_t)e * d->rt.stride));
-			dstep = d->rt.stride;
-			doff = t->boff;
-		} else {
-			sum = dest_room(d, e * t->size) / t->size;
-			if (!sum) {	/* the bounce is full for this size */
-				dest_flush(d);
-				sum = dest_room(d, e * t->size) / t->size;
-			}
-			if (m > sum)
-				m = sum;
-			dst = d->bounce + d->staged;
-			d->staged += m * t->size;
+		room = dest_room(d, e * t->size) / t->size;
+		if (!room) {	/* the bounce is full for this size */
+			dest_flush(d);
+			room = dest_room(d, e * t->size) / t->size;
 		}
-		for (j = 0; j < t->k; j++)
-			lm_copy_blocks(dst + doff[j], dstep, src + t->boff[j],
-				       t->stride, t->blen[j], m);
+		m = cnt < room ? cnt : room;
+		lm_tile_columns(d->bounce + d->staged, (int64_t)t->size, pre,
+				src, t->stride, t->boff, t, m);
+		d->staged += m * t->size;
 	}
 }
 
@@ -385,13 +384,12 @@ static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
 	return err;
 }
 
-/* Is req's type a tile of the same blocks as t (at any stride)? */
-static int same_blocks(const struct lm_tile *t,
-		       const struct libmsg_request *req, struct lm_tile *rt)
+/* Is the receive's tile rt of the same blocks as t (at any stride)? */
+static int same_blocks(const struct lm_tile *t, const struct lm_tile *rt)
 {
 	uint32_t j;
 
-	if (!lm_dt_tile(req->dt, req->count, rt) || rt->k != t->k)
+	if (rt->k != t->k)
 		return 0;
 	for (j = 0; j < t->k; j++)
 		if (rt->boff[j] != t->boff[j] || rt->blen[j] != t->blen[j])
@@ -436,8 +434,10 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	sb = tile_locate(&t, n - 1, &end) + 1;	/* span bytes to take */
 	if (!(rts->flags & LM_RTS_HANDLE))
 		return span_take_vm(&d, rts, &t, n, sb);
-	if (d.req)
-		d.same = same_blocks(&t, req, &d.rt);
+	if (d.req) {
+		d.tiled = lm_dt_tile(req->dt, req->count, &d.rt);
+		d.same = d.tiled && same_blocks(&t, &d.rt);
+	}
 	/* What the transport copies: the partial pages around a mapping. */
 	tmp = lm_scratch_get(sb);
 	if (d.req && !d.same)

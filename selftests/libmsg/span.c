@@ -20,7 +20,8 @@
  *     is the span (its length is the span's, not the data's).
  * The same for a struct with gaps (three blocks per element, a tile of
  * several blocks): count of it, one contiguous of it, into itself, into
- * bytes, into a vector, truncated, head to head, and over the module
+ * bytes, into a vector, truncated, head to head, bytes into it (whole
+ * and truncated: the receiver's tile unpacks), and over the module
  * the span queued; a struct whose fields descend in memory and an
  * indexed type of more blocks than a tile holds are packed (the module
  * holds the data's length) and still arrive.
@@ -405,6 +406,8 @@ static void structs(MPI_Datatype v, MPI_Datatype other)
 	one("struct, into bytes", g, NB, MPI_BYTE, NDATA * 8, 0);
 	one("struct, into a vector", g, NB, other, 1, 0);
 	one("vector, into a struct", v, 1, g, NB, 0);
+	one("bytes, into a struct", MPI_BYTE, NDATA * 8, g, NB, 0);
+	one("bytes, into a struct, truncated", MPI_BYTE, NDATA * 8, g, NB / 3, 0);
 	one("struct, truncated", g, NB, MPI_BYTE, NDATA * 8 / 3 + 5, 0);
 	one("struct, synchronous", g, NB, g, NB, 1);
 	one("contiguous of structs", all, 1, MPI_BYTE, NDATA * 8, 0);
