@@ -144,7 +144,8 @@ int MPI_Type_commit(MPI_Datatype *datatype)
 	lm_check_init("MPI_Type_commit");
 	CHECK_PTR("MPI_Type_commit", datatype);
 	CHECK_TYPE("MPI_Type_commit", *datatype, "datatype");
-	/* The layout was built by the constructor: nothing left to do. */
+	/* The layout was built by the constructor; its tile, if any, now. */
+	lm_dt_tile_cache(*datatype);
 	(*datatype)->committed = 1;
 	return MPI_SUCCESS;
 }

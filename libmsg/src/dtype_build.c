@@ -59,6 +59,7 @@ void lm_layout_put(struct lm_layout *l)
 	for (i = 0; i < l->nsegs; i++)
 		if (l->segs[i].sub)
 			lm_layout_put(l->segs[i].sub);
+	free(l->tiles);
 	free(l);
 }
 
@@ -343,6 +344,7 @@ static struct libmsg_datatype *build(struct builder *b, int *err)
 		return NULL;
 	}
 	l->refs = 1;
+	l->tiles = NULL;
 	l->nsegs = b->n;
 	l->size = b->size;
 	l->nelem = b->nelem;
@@ -639,6 +641,7 @@ static struct libmsg_datatype *with_bounds(MPI_Datatype old, int64_t lb,
 		}
 		basic_leaf(old, &one);
 		l->refs = 1;
+		l->tiles = NULL;
 		l->nsegs = 1;
 		l->size = (uint64_t)old->size;
 		l->nelem = lm_dt_basic_elements(old);
@@ -682,6 +685,8 @@ int lm_dt_dup(const char *fn, MPI_Datatype old, MPI_Datatype *out)
 		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory for a datatype");
 	dt->explicit_bounds = old->explicit_bounds;
 	dt->committed = old->committed;
+	if (dt->committed)
+		lm_dt_tile_cache(dt);
 	*out = dt;
 	return MPI_SUCCESS;
 }

@@ -9,6 +9,7 @@
  * repeating unit have no tile and are packed.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lm.h"
@@ -122,7 +123,7 @@ static int tile_from_strided(const struct lm_strided *s, struct lm_tile *t)
  * sub-layout that tile (a contiguous or vector of structs), so that the
  * repeating unit, not the whole type, has to fit in LM_TILE_BLOCKS.
  */
-int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t)
+static int tile_of(MPI_Datatype dt, int64_t count, struct lm_tile *t)
 {
 	const struct lm_layout *l = dt->layout;
 	const struct lm_seg *g;
@@ -166,6 +167,51 @@ int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t)
 	return t->size == l->size;
 }
 
+/*
+ * What lm_dt_tile answers for a committed type, worked out once and
+ * kept with its layout.  tile_of looks at the layout and the extent
+ * only; types that share a layout (resized, dup) may differ in extent,
+ * so the cache says which it holds.  Every count from 2 takes the same
+ * way through tile_of (only count 1 is special), so the tile of count
+ * is that of 2 with n scaled.
+ */
+struct lm_tile_cache {
+	int64_t extent;
+	int one, two;		/* count 1, count 2: a tile? */
+	struct lm_tile t1, t2;
+};
+
+void lm_dt_tile_cache(MPI_Datatype dt)
+{
+	struct lm_tile_cache *c;
+
+	if (!dt->layout || dt->layout->tiles)
+		return;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return;		/* lm_dt_tile works it out each time */
+	c->extent = dt->extent;
+	c->one = tile_of(dt, 1, &c->t1);
+	c->two = tile_of(dt, 2, &c->t2);
+	dt->layout->tiles = c;
+}
+
+int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t)
+{
+	const struct lm_tile_cache *c = dt->layout ? dt->layout->tiles : NULL;
+
+	if (!c || c->extent != dt->extent)
+		return tile_of(dt, count, t);
+	if (count == 1) {
+		*t = c->t1;
+		return c->one;
+	}
+	if (count < 1 || !c->two)
+		return 0;
+	*t = c->t2;
+	return !__builtin_mul_overflow(c->t2.n / 2, (uint64_t)count, &t->n);
+}
+
 /* Bytes from the first block's start to the last one's end. */
 uint64_t lm_tile_span(const struct lm_tile *t)
 {
@@ -204,6 +250,17 @@ void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre)
 
 	for (j = 0; j < t->k; sum += t->blen[j++])
 		pre[j] = sum;
+}
+
+/* Pack the message laid out by tile t at buf into out: all t->n elements. */
+void lm_tile_pack(const struct lm_tile *t, const void *buf, void *out)
+{
+	uint64_t pre[LM_TILE_BLOCKS];
+
+	lm_tile_prefix(t, pre);
+	lm_tile_columns(out, (int64_t)t->size, pre,
+			(const unsigned char *)((uintptr_t)buf + (uintptr_t)t->off),
+			t->stride, t->boff, t, t->n);
 }
 
 /*

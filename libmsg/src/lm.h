@@ -61,6 +61,7 @@ struct lm_ctl {
  * (refs) by the types built on them and outlive MPI_Type_free.
  */
 struct lm_layout;
+struct lm_tile_cache;
 
 struct lm_seg {
 	int64_t off;		/* the first block, from the buffer address */
@@ -77,6 +78,12 @@ struct lm_layout {
 	uint32_t nsegs;
 	uint64_t size;		/* bytes of data */
 	uint64_t nelem;		/* basic elements */
+	/*
+	 * A committed type's tile (dtype_tile.c), for the extent it was
+	 * worked out with.  Here, not in the type: the predefined types'
+	 * size is part of the library's ABI.
+	 */
+	struct lm_tile_cache *tiles;
 	struct lm_seg segs[];
 };
 
@@ -454,6 +461,9 @@ struct lm_tile {
 };
 
 int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t);
+/* MPI_Type_commit: work the answers of lm_dt_tile out once. */
+void lm_dt_tile_cache(MPI_Datatype dt);
+void lm_tile_pack(const struct lm_tile *t, const void *buf, void *out);
 uint64_t lm_tile_span(const struct lm_tile *t);
 /* Whole elements copied a run at a time, block column by block column. */
 #define LM_TILE_RUN	256

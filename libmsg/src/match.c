@@ -78,27 +78,19 @@ static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 struct unpack_sink {
 	struct lm_sink k;
 	struct libmsg_request *req;
-	struct lm_tile t;	/* req's type as a tile, when tiled */
-	int tiled;
 };
 
 /* Message bytes [off, off + len), packed at src, into req's buffer. */
-static void unpack(struct unpack_sink *s, const void *src, uint64_t off,
+static void unpack(struct libmsg_request *req, const void *src, uint64_t off,
 		   uint64_t len)
 {
-	struct libmsg_request *req = s->req;
-
-	if (s->tiled)	/* block columns, not the general walk */
-		lm_tile_unpack(&s->t, req->ubuf, src, off, off + len);
-	else
-		lm_dt_unpack_range(src, off, off + len, req->ubuf, req->count,
-				   req->dt);
+	lm_dt_unpack_range(src, off, off + len, req->ubuf, req->count, req->dt);
 }
 
 static void unpack_put(struct lm_sink *k, uint64_t off, const void *src,
 		       uint64_t len)
 {
-	unpack((struct unpack_sink *)k, src, off, len);
+	unpack(((struct unpack_sink *)k)->req, src, off, len);
 }
 
 /*
@@ -110,12 +102,10 @@ static void unpack_put(struct lm_sink *k, uint64_t off, const void *src,
 static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 		       int tag, const struct lm_rts *rts, uint64_t n)
 {
-	struct unpack_sink s = { .k = { unpack_put, 0, 0 }, .req = req };
+	struct unpack_sink s = { { unpack_put, 0, 0 }, req };
 	unsigned char *tmp = lm_scratch_get(n);
 	uint64_t end;
 	int err;
-
-	s.tiled = lm_dt_tile(req->dt, req->count, &s.t);
 
 	if (!tmp) {
 		/* Still take the message out (the sender must complete). */
@@ -125,9 +115,9 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k, NULL);
 	if (!err) {
 		end = s.k.done_off + s.k.done_len;
-		unpack(&s, tmp, 0, s.k.done_len ? s.k.done_off : n);
+		unpack(req, tmp, 0, s.k.done_len ? s.k.done_off : n);
 		if (s.k.done_len && end < n)
-			unpack(&s, tmp + end, end, n - end);
+			unpack(req, tmp + end, end, n - end);
 	}
 	lm_scratch_put(tmp, n);
 	return err;

@@ -220,11 +220,16 @@ void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out)
 {
 	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
 	struct walk w = { .mode = LM_PACK, .packed = out, .left = bytes };
+	struct lm_tile t;
 
 	if (!bytes)
 		return;
 	if (lm_dt_contig(dt, count)) {
 		memcpy(out, addr(buf, dt->true_lb), bytes);
+		return;
+	}
+	if (lm_dt_tile(dt, count, &t)) {	/* block columns, no walk */
+		lm_tile_pack(&t, buf, out);
 		return;
 	}
 	walk((unsigned char *)buf, (unsigned char *)buf, count, dt, &w);
@@ -237,6 +242,7 @@ void lm_dt_unpack_range(const void *in, uint64_t from, uint64_t to,
 	struct walk w = {
 		.mode = LM_UNPACK, .packed = (unsigned char *)in, .skip = from
 	};
+	struct lm_tile t;
 
 	if (to > all)
 		to = all;
@@ -245,6 +251,10 @@ void lm_dt_unpack_range(const void *in, uint64_t from, uint64_t to,
 	w.left = to - from;
 	if (lm_dt_contig(dt, count)) {
 		memcpy(addr(buf, dt->true_lb + (int64_t)from), in, w.left);
+		return;
+	}
+	if (lm_dt_tile(dt, count, &t)) {
+		lm_tile_unpack(&t, buf, in, from, to);
 		return;
 	}
 	walk(buf, buf, count, dt, &w);

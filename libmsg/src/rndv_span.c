@@ -181,7 +181,6 @@ struct span_dest {
 	unsigned char *buf;
 	const struct libmsg_request *req;
 	struct lm_tile rt;	/* req's type, when it is a tile too */
-	int tiled;		/* rt is set */
 	int same;		/* ... of the sender's blocks (any stride) */
 	unsigned char *bounce;	/* pieces gathered for one unpack */
 	uint64_t staged_at, staged;	/* ... from message byte staged_at */
@@ -193,10 +192,7 @@ static void dest_unpack(struct span_dest *d, const unsigned char *src,
 {
 	const struct libmsg_request *q = d->req;
 
-	if (d->tiled)
-		lm_tile_unpack(&d->rt, q->ubuf, src, p, p + bytes);
-	else
-		lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
+	lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
 }
 
 static void dest_flush(struct span_dest *d)
@@ -434,10 +430,9 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	sb = tile_locate(&t, n - 1, &end) + 1;	/* span bytes to take */
 	if (!(rts->flags & LM_RTS_HANDLE))
 		return span_take_vm(&d, rts, &t, n, sb);
-	if (d.req) {
-		d.tiled = lm_dt_tile(req->dt, req->count, &d.rt);
-		d.same = d.tiled && same_blocks(&t, &d.rt);
-	}
+	if (d.req)
+		d.same = lm_dt_tile(req->dt, req->count, &d.rt) &&
+			 same_blocks(&t, &d.rt);
 	/* What the transport copies: the partial pages around a mapping. */
 	tmp = lm_scratch_get(sb);
 	if (d.req && !d.same)
