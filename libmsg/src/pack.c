@@ -228,7 +228,8 @@ void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out)
 		memcpy(out, addr(buf, dt->true_lb), bytes);
 		return;
 	}
-	if (lm_dt_tile(dt, count, &t)) {	/* block columns, no walk */
+	if (lm_dt_tile(dt, count, &t) && t.n * t.size == bytes) {
+		/* Block columns, no walk (dtype_tile.c). */
 		lm_tile_pack(&t, buf, out);
 		return;
 	}
@@ -253,7 +254,7 @@ void lm_dt_unpack_range(const void *in, uint64_t from, uint64_t to,
 		memcpy(addr(buf, dt->true_lb + (int64_t)from), in, w.left);
 		return;
 	}
-	if (lm_dt_tile(dt, count, &t)) {
+	if (lm_dt_tile(dt, count, &t) && t.n * t.size == all) {
 		lm_tile_unpack(&t, buf, in, from, to);
 		return;
 	}
