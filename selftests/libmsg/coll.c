@@ -649,7 +649,13 @@ static void t_scan(void)
 	}
 }
 
-/* Nobody leaves the barrier before the last rank entered it. */
+/*
+ * Nobody leaves the barrier before the last rank entered it.  Each rank
+ * reads the clock before the barrier after which the last rank sleeps,
+ * so the sleep comes after every start: with more ranks than CPUs a
+ * rank may be descheduled between leaving one barrier and reading the
+ * clock (CI saw 0.0899 s when the clock was read after it).
+ */
 static void t_coll_barrier(void)
 {
 	double t0;
@@ -658,10 +664,11 @@ static void t_coll_barrier(void)
 	for (i = 0; i < 20; i++)
 		MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	t0 = MPI_Wtime();
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	if (t_rank == t_size - 1)
 		usleep(100000);
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
-	CHECK(MPI_Wtime() - t0 >= 0.09, "left the barrier after %.3f s",
+	CHECK(MPI_Wtime() - t0 >= 0.0995, "left the barrier after %.4f s",
 	      MPI_Wtime() - t0);
 }
 
