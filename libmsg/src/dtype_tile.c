@@ -212,13 +212,21 @@ int lm_dt_tile(MPI_Datatype dt, int64_t count, struct lm_tile *t)
 	return !__builtin_mul_overflow(c->t2.n / 2, (uint64_t)count, &t->n);
 }
 
-/* Bytes from the first block's start to the last one's end. */
+/*
+ * Bytes from the first block's start to the last one's end (UINT64_MAX
+ * when that does not fit: such a span is never offered).
+ */
 uint64_t lm_tile_span(const struct lm_tile *t)
 {
+	uint64_t span;
+
 	if (!t->n)
 		return 0;
-	return (t->n - 1) * (uint64_t)t->stride + t->boff[t->k - 1] +
-		t->blen[t->k - 1];
+	if (__builtin_mul_overflow(t->n - 1, (uint64_t)t->stride, &span) ||
+	    __builtin_add_overflow(span, t->boff[t->k - 1] + t->blen[t->k - 1],
+				   &span))
+		return UINT64_MAX;
+	return span;
 }
 
 /*
