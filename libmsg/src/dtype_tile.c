@@ -18,28 +18,36 @@
 #define TILE_STEPS	256
 
 /*
- * count elements of dt as n blocks of len bytes, stride apart, the
- * first at buf + off?  Only ascending blocks that do not overlap.
+ * count elements of dt as n blocks of one length, stride apart: a tile
+ * of one block (a vector, an hvector, a two-dimensional subarray, count
+ * copies of a type that tile)?  Its layout is one leaf segment; only
+ * ascending blocks that do not overlap.
  */
-int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s)
+static int tile_strided(MPI_Datatype dt, int64_t count, struct lm_tile *t)
 {
 	const struct lm_seg *g;
+	int64_t stride;
+	uint64_t n;
 
 	if (count < 1 || !dt->layout || dt->layout->nsegs != 1)
 		return 0;
 	g = &dt->layout->segs[0];
 	if (g->sub || !g->len)
 		return 0;
-	s->off = g->off;
-	s->len = g->len;
-	s->stride = g->count > 1 ? g->stride : dt->extent;
+	stride = g->count > 1 ? g->stride : dt->extent;
 	if (count > 1 && g->count > 1 &&
 	    dt->extent != (int64_t)g->count * g->stride)
 		return 0;
-	if (__builtin_mul_overflow(g->count, (uint64_t)count, &s->n))
+	if (__builtin_mul_overflow(g->count, (uint64_t)count, &n) || n < 2 ||
+	    stride < (int64_t)g->len)
 		return 0;
-	if (s->n < 2 || s->stride < (int64_t)s->len)
-		return 0;
+	memset(t, 0, sizeof(*t));
+	t->off = g->off;
+	t->stride = stride;
+	t->n = n;
+	t->size = g->len;
+	t->k = 1;
+	t->blen[0] = g->len;
 	return 1;
 }
 
@@ -106,18 +114,6 @@ static int flat_walk(struct flat *f, const struct lm_layout *l, int64_t base)
 	return 1;
 }
 
-static int tile_from_strided(const struct lm_strided *s, struct lm_tile *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->off = s->off;
-	t->stride = s->stride;
-	t->n = s->n;
-	t->size = s->len;
-	t->k = 1;
-	t->blen[0] = s->len;
-	return 1;
-}
-
 /*
  * count elements of dt as a tile?  Descends through repetitions of one
  * sub-layout that tile (a contiguous or vector of structs), so that the
@@ -127,14 +123,13 @@ static int tile_of(MPI_Datatype dt, int64_t count, struct lm_tile *t)
 {
 	const struct lm_layout *l = dt->layout;
 	const struct lm_seg *g;
-	struct lm_strided s;
 	struct flat f;
 	int64_t base = 0, x = dt->extent;
 	uint64_t n = (uint64_t)count, end;
 	uint32_t j;
 
-	if (lm_dt_strided(dt, count, &s))
-		return tile_from_strided(&s, t);
+	if (tile_strided(dt, count, t))
+		return 1;
 	if (count < 1 || !l || !l->size)
 		return 0;
 	while (l->nsegs == 1 && l->segs[0].sub && l->segs[0].stride > 0 &&

@@ -13,7 +13,7 @@
  *   MPICHAN_EAGER      largest message sent eagerly through the rings
  *   MPICHAN_PULL_MAX   bytes of unmatched rendezvous data a blocked rank
  *                      may copy to let their senders complete
- *   MPICHAN_SPAN       auto | on | off: offer large strided sends where
+ *   MPICHAN_SPAN       auto | on | off: offer large tiled sends where
  *                      they lie (rndv_span.c); auto: with a receive
  *                      window, or blocks of 16 KiB and more
  */

@@ -268,7 +268,7 @@ struct lm_state {
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
-	int span;			/* LM_SPAN_*: strided sends offered in place */
+	int span;			/* LM_SPAN_*: tiled sends offered in place */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -433,17 +433,8 @@ void lm_copy_blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 
 /* ---- dtype_tile.c: a message as repeated blocks ------------------------ */
 
-/* A message as n blocks of len bytes, stride apart, from buf + off. */
-struct lm_strided {
-	int64_t off;
-	int64_t stride;
-	uint64_t len;
-	uint64_t n;
-};
-
-int lm_dt_strided(MPI_Datatype dt, int64_t count, struct lm_strided *s);
-
-#define LM_TILE_BLOCKS	8	/* blocks per repeating unit, at most */
+/* Blocks per repeating unit, at most: as many as an RTS carries. */
+#define LM_TILE_BLOCKS	LM_RTS_BLOCKS
 
 /*
  * n elements, stride apart, the first at buf + off; each is k blocks,

@@ -80,17 +80,12 @@ struct unpack_sink {
 	struct libmsg_request *req;
 };
 
-/* Message bytes [off, off + len), packed at src, into req's buffer. */
-static void unpack(struct libmsg_request *req, const void *src, uint64_t off,
-		   uint64_t len)
-{
-	lm_dt_unpack_range(src, off, off + len, req->ubuf, req->count, req->dt);
-}
-
 static void unpack_put(struct lm_sink *k, uint64_t off, const void *src,
 		       uint64_t len)
 {
-	unpack(((struct unpack_sink *)k)->req, src, off, len);
+	struct libmsg_request *req = ((struct unpack_sink *)k)->req;
+
+	lm_dt_unpack_range(src, off, off + len, req->ubuf, req->count, req->dt);
 }
 
 /*
@@ -115,9 +110,11 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k, NULL);
 	if (!err) {
 		end = s.k.done_off + s.k.done_len;
-		unpack(req, tmp, 0, s.k.done_len ? s.k.done_off : n);
+		lm_dt_unpack_range(tmp, 0, s.k.done_len ? s.k.done_off : n,
+				   req->ubuf, req->count, req->dt);
 		if (s.k.done_len && end < n)
-			unpack(req, tmp + end, end, n - end);
+			lm_dt_unpack_range(tmp + end, end, n, req->ubuf,
+					   req->count, req->dt);
 	}
 	lm_scratch_put(tmp, n);
 	return err;

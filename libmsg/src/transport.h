@@ -36,7 +36,7 @@ struct lm_job;
  * offering the plain address when the module will not pin the span.
  */
 #define LM_RTS_SPAN	(1U << 2)
-#define LM_RTS_BLOCKS	8	/* LM_TILE_BLOCKS */
+#define LM_RTS_BLOCKS	8	/* blocks of an element, at most */
 
 struct lm_rts_block {
 	uint32_t off;		/* from the element's start */
