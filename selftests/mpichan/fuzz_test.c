@@ -67,6 +67,8 @@ TEST_F_TIMEOUT(fuzz, bounded_run, 240)
 	while (fgets(line, sizeof(line), out))
 		printf("# %s%s", line, strchr(line, '\n') ? "" : "\n");
 	fclose(out);
+	/* The harness ends a test with _exit(): stdio would drop the lines. */
+	fflush(stdout);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status)) {
