@@ -107,20 +107,28 @@ static int is_identity(int size, const int *world)
 	return 1;
 }
 
+/* A created communicator, and what deferring its free takes. */
+struct comm_box {
+	struct libmsg_comm c;
+	struct rcu_head rcu;
+};
+
 struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
 				const int *world, uint32_t ctx)
 {
-	struct libmsg_comm *c = calloc(1, sizeof(*c));
+	struct comm_box *b = calloc(1, sizeof(*b));
+	struct libmsg_comm *c;
 	int n = (int)lm.job.nranks, r, *local;
 
-	if (!c)
+	if (!b)
 		return NULL;
+	c = &b->c;
 	CDS_INIT_LIST_HEAD(&c->link);
 	if (world && !is_identity(size, world)) {
 		/* world[] then local[]: both directions in O(1). */
 		c->maps = malloc(((size_t)size + (size_t)n) * sizeof(int));
 		if (!c->maps) {
-			free(c);
+			free(b);
 			return NULL;
 		}
 		memcpy(c->maps, world, (size_t)size * sizeof(int));
@@ -146,11 +154,21 @@ void lm_comm_register(struct libmsg_comm *c)
 	cds_list_add_tail(&c->link, &live_comms);
 }
 
+static void comm_reclaim(struct rcu_head *head)
+{
+	struct comm_box *b = caa_container_of(head, struct comm_box, rcu);
+
+	lm_rcu_reclaim(head);
+	free(b->c.maps);
+	free(b);
+}
+
+/* Readers (MPI_Comm_size...) may still look at it: free it after them. */
 void lm_comm_discard(struct libmsg_comm *c)
 {
 	c->magic = 0;
-	free(c->maps);
-	free(c);
+	lm_defer_free(&caa_container_of(c, struct comm_box, c)->rcu,
+		      comm_reclaim);
 }
 
 /* Is a send on context ctx (either of a communicator's) still going? */
@@ -265,8 +283,15 @@ int lm_check_comm(MPI_Comm comm, const char *fn)
 	return MPI_SUCCESS;
 }
 
+/* Queries read a live communicator without the lock (LM_QUERY). */
+static inline int comm_readable(MPI_Comm c)
+{
+	return lm_live() && c && c->magic == LM_MAGIC_COMM;
+}
+
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
+	LM_QUERY(comm_readable(comm) && size, *size = comm->size);
 	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_size");
 
@@ -280,6 +305,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+	LM_QUERY(comm_readable(comm) && rank, *rank = comm->rank);
 	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_rank");
 

@@ -108,15 +108,25 @@ void lm_dt_hold(MPI_Datatype dt)
 		__atomic_add_fetch(&dt->refs, 1, __ATOMIC_RELAXED);
 }
 
+static void dt_reclaim(struct rcu_head *head)
+{
+	struct lm_dt_box *b = caa_container_of(head, struct lm_dt_box, rcu);
+
+	lm_rcu_reclaim(head);
+	if (b->dt.layout)
+		lm_layout_put(b->dt.layout);
+	free(b);
+}
+
+/* The last hold: free it after any reader (MPI_Type_size...). */
 void lm_dt_release(MPI_Datatype dt)
 {
 	if (dt->predefined ||
 	    __atomic_sub_fetch(&dt->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	if (dt->layout)
-		lm_layout_put(dt->layout);
 	dt->magic = 0;
-	free(dt);
+	lm_defer_free(&caa_container_of(dt, struct lm_dt_box, dt)->rcu,
+		      dt_reclaim);
 }
 
 /* Report a bad datatype argument of a query or constructor. */
@@ -180,8 +190,17 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 /* ---- Queries ---------------------------------------------------------------- */
 
+/* Queries read a live type without the lock (LM_QUERY). */
+static inline int type_readable(MPI_Datatype dt)
+{
+	return lm_live() && lm_datatype_valid(dt);
+}
+
 int MPI_Type_size(MPI_Datatype datatype, int *size)
 {
+	LM_QUERY(type_readable(datatype) && size,
+		 *size = datatype->size > 0x7fffffff ? MPI_UNDEFINED :
+		 (int)datatype->size);
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_size", datatype, "datatype");
 	CHECK_PTR("MPI_Type_size", size);
@@ -191,6 +210,7 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
 
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+	LM_QUERY(type_readable(datatype) && size, *size = datatype->size);
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_size_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_size_x", size);
@@ -200,6 +220,9 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+	LM_QUERY(type_readable(datatype) && lb && extent,
+		 (*lb = (MPI_Aint)datatype->lb,
+		  *extent = (MPI_Aint)datatype->extent));
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_extent", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_extent", lb);
@@ -212,6 +235,8 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
 			  MPI_Count *extent)
 {
+	LM_QUERY(type_readable(datatype) && lb && extent,
+		 (*lb = datatype->lb, *extent = datatype->extent));
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_extent_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_extent_x", lb);
@@ -224,6 +249,9 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
 			     MPI_Aint *true_extent)
 {
+	LM_QUERY(type_readable(datatype) && true_lb && true_extent,
+		 (*true_lb = (MPI_Aint)datatype->true_lb,
+		  *true_extent = (MPI_Aint)datatype->true_extent));
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_true_extent", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_true_extent", true_lb);
@@ -236,6 +264,9 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 			       MPI_Count *true_extent)
 {
+	LM_QUERY(type_readable(datatype) && true_lb && true_extent,
+		 (*true_lb = datatype->true_lb,
+		  *true_extent = datatype->true_extent));
 	LM_GUARD();
 	CHECK_TYPE("MPI_Type_get_true_extent_x", datatype, "datatype");
 	CHECK_PTR("MPI_Type_get_true_extent_x", true_lb);

@@ -312,10 +312,12 @@ static void set_flags(struct libmsg_datatype *dt)
 
 static struct libmsg_datatype *dt_alloc(void)
 {
-	struct libmsg_datatype *dt = calloc(1, sizeof(*dt));
+	struct lm_dt_box *b = calloc(1, sizeof(*b));
+	struct libmsg_datatype *dt;
 
-	if (!dt)
+	if (!b)
 		return NULL;
+	dt = &b->dt;
 	dt->magic = LM_MAGIC_DT;
 	dt->index = LM_DT_DERIVED;
 	dt->name = dt->name_buf;

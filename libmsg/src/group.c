@@ -25,20 +25,29 @@ int lm_check_group(MPI_Group group, const char *fn)
 	return MPI_SUCCESS;
 }
 
+/* A created group, what deferring its free takes, and its members. */
+struct group_box {
+	struct libmsg_group g;
+	struct rcu_head rcu;
+	int world[];
+};
+
 struct libmsg_group *lm_group_new(int n, const int *world)
 {
+	struct group_box *b;
 	struct libmsg_group *g;
 	int r;
 
 	if (n == 0)
 		return MPI_GROUP_EMPTY;
-	g = malloc(sizeof(*g) + (size_t)n * sizeof(int));
-	if (!g)
+	b = malloc(sizeof(*b) + (size_t)n * sizeof(int));
+	if (!b)
 		return NULL;
+	g = &b->g;
 	g->magic = LM_MAGIC_GROUP;
 	g->size = n;
 	g->rank = MPI_UNDEFINED;
-	g->world = (int *)(g + 1);
+	g->world = b->world;
 	for (r = 0; r < n; r++) {
 		g->world[r] = world ? world[r] : r;
 		if (g->world[r] == (int)lm.job.rank)
@@ -82,8 +91,15 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 	return give("MPI_Comm_group", comm->size, comm->world, group);
 }
 
+/* Queries read a live group without the lock (LM_QUERY). */
+static inline int group_readable(MPI_Group g)
+{
+	return lm_live() && g && g->magic == LM_MAGIC_GROUP;
+}
+
 int MPI_Group_size(MPI_Group group, int *size)
 {
+	LM_QUERY(group_readable(group) && size, *size = group->size);
 	LM_GUARD();
 	int err = lm_check_group(group, "MPI_Group_size");
 
@@ -97,6 +113,7 @@ int MPI_Group_size(MPI_Group group, int *size)
 
 int MPI_Group_rank(MPI_Group group, int *rank)
 {
+	LM_QUERY(group_readable(group) && rank, *rank = group->rank);
 	LM_GUARD();
 	int err = lm_check_group(group, "MPI_Group_rank");
 
@@ -106,6 +123,12 @@ int MPI_Group_rank(MPI_Group group, int *rank)
 		return lm_error(NULL, "MPI_Group_rank", MPI_ERR_ARG, "rank is NULL");
 	*rank = group->rank;
 	return MPI_SUCCESS;
+}
+
+static void group_reclaim(struct rcu_head *head)
+{
+	lm_rcu_reclaim(head);
+	free(caa_container_of(head, struct group_box, rcu));
 }
 
 int MPI_Group_free(MPI_Group *group)
@@ -123,7 +146,8 @@ int MPI_Group_free(MPI_Group *group)
 	*group = MPI_GROUP_NULL;
 	if (g != MPI_GROUP_EMPTY) {
 		g->magic = 0;
-		free(g);
+		lm_defer_free(&caa_container_of(g, struct group_box, g)->rcu,
+			      group_reclaim);
 	}
 	return MPI_SUCCESS;
 }

@@ -198,7 +198,7 @@ static void finalize_barrier(void)
 	}
 }
 
-int MPI_Finalize(void)
+static int finalize(void)
 {
 	LM_GUARD();
 	int err;
@@ -220,6 +220,16 @@ int MPI_Finalize(void)
 	lm.job.t->close(&lm.job);
 	lm.finalized = 1;
 	return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void)
+{
+	int err = finalize();
+
+	/* Outside the lock: the owner's read-side section would stop it. */
+	if (!err && lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_rcu_drain();
+	return err;
 }
 
 int MPI_Initialized(int *flag)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <urcu/list.h>
+#include <urcu/urcu-memb.h>
 
 #include "mpi.h"
 #include "transport.h"
@@ -293,6 +294,15 @@ void lm_mt_relax(unsigned int poll, unsigned int yield_every);
 void lm_mt_sleep(int64_t timeout_ns);
 /* A poll did something: wake the threads that wait. */
 void lm_mt_kick(void);
+/* A liburcu read-side section (registers the thread the first time). */
+void lm_rcu_enter(void);
+void lm_rcu_leave(void);
+/* free via fn(head) after a grace period (at once below MULTIPLE). */
+void lm_defer_free(struct rcu_head *head, void (*fn)(struct rcu_head *head));
+/* The first line of such an fn. */
+void lm_rcu_reclaim(struct rcu_head *head);
+/* MPI_Finalize, outside the lock: wait for the deferred frees. */
+void lm_rcu_drain(void);
 
 /* Take the library lock: only at MPI_THREAD_MULTIPLE (returns 1 then). */
 static inline int lm_lock(void)
@@ -316,6 +326,44 @@ static inline void lm_unlock_guard(int *locked)
 #define LM_GUARD() \
 	int lm_guard_ __attribute__((cleanup(lm_unlock_guard), unused)) = \
 		lm_lock()
+
+/* MPI_Init has run and MPI_Finalize has not. */
+static inline int lm_live(void)
+{
+	return lm.initialized && !lm.finalized;
+}
+
+static inline int lm_read_lock(void)
+{
+	if (__builtin_expect(lm.thread_level != MPI_THREAD_MULTIPLE, 1))
+		return 0;
+	lm_rcu_enter();
+	return 1;
+}
+
+static inline void lm_read_unlock(int locked)
+{
+	if (locked)
+		lm_rcu_leave();
+}
+
+/*
+ * The fast path of a query of what a live handle never changes (a
+ * communicator's size, a datatype's extent): when ok holds, do body
+ * and return MPI_SUCCESS, reading as an RCU reader instead of under the
+ * lock (thread.c).  Otherwise fall through to the checked path, which
+ * takes the lock and reports what is wrong.
+ */
+#define LM_QUERY(ok, body) do {						\
+	int lm_r_ = lm_read_lock();					\
+									\
+	if (ok) {							\
+		body;							\
+		lm_read_unlock(lm_r_);					\
+		return MPI_SUCCESS;					\
+	}								\
+	lm_read_unlock(lm_r_);						\
+} while (0)
 
 /* ---- errors.c -------------------------------------------------------- */
 
@@ -407,6 +455,11 @@ int lm_check_datatype(MPI_Datatype dt);
 const char *lm_datatype_why(MPI_Datatype dt);
 /* A valid handle (committed or not), for queries and constructors. */
 int lm_datatype_valid(MPI_Datatype dt);
+/* A derived datatype, and what deferring its free takes (dt first). */
+struct lm_dt_box {
+	struct libmsg_datatype dt;
+	struct rcu_head rcu;
+};
 /* Keep a derived type alive while an operation uses it; no-ops on basic. */
 void lm_dt_hold(MPI_Datatype dt);
 void lm_dt_release(MPI_Datatype dt);

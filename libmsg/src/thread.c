@@ -39,12 +39,32 @@
  * and a wake just before the sleeper's FUTEX_WAIT would be missed:
  * there the sleeper's timeout is short (LM_MT_NAP_NS), which bounds
  * such a miss.
+ *
+ * Queries of what never changes once a handle exists (a communicator's
+ * size and rank, a group's members, a datatype's size and extents)
+ * do not take the lock at all: they run as liburcu readers
+ * (lm_read_lock), and whatever frees a communicator, group or datatype
+ * at MPI_THREAD_MULTIPLE defers the free() past a grace period
+ * (lm_defer_free, urcu's call_rcu), so a reader that has seen a valid
+ * magic number reads live memory until its section ends.  A helper
+ * thread that only asks for its rank therefore neither waits for a
+ * blocked call's poll nor revokes the owner's bias.  A reader never
+ * waits for the mutex inside its section: a thread revoking the bias
+ * holds the mutex while it waits for a grace period.
  */
 
-/* The read-side fast paths inline (liburcu's LGPL-compatible option). */
+/*
+ * The read-side fast paths inline (liburcu's LGPL-compatible option),
+ * except under ThreadSanitizer: inlined, liburcu's lock-free wakeup of
+ * a waiting grace period would be instrumented as plain racing loads
+ * and stores; out of line, in the uninstrumented library, it is not.
+ */
+#if !defined(__SANITIZE_THREAD__)
 #define _LGPL_SOURCE
+#endif
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <time.h>
 #include <urcu/urcu-memb.h>
 
@@ -69,8 +89,8 @@
 #define tsan_release(p)	__tsan_release(p)
 #define tsan_acquire(p)	__tsan_acquire(p)
 #else
-#define tsan_release(p)	do { } while (0)
-#define tsan_acquire(p)	do { } while (0)
+#define tsan_release(p)	((void)(p))
+#define tsan_acquire(p)	((void)(p))
 #endif
 
 __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
@@ -79,6 +99,10 @@ __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
  * holds the lock, it holds it in a read-side section, not the mutex.
  */
 static __thread int bias_mine __attribute__((tls_model("initial-exec")));
+/* This thread is registered with liburcu (until it exits). */
+static __thread int rcu_known __attribute__((tls_model("initial-exec")));
+static pthread_key_t rcu_key;
+static pthread_once_t rcu_key_once = PTHREAD_ONCE_INIT;
 
 static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
@@ -86,19 +110,42 @@ static int biased;	/* the owner may hold the lock without the mutex */
 static int sleeper;	/* a thread sleeps in the transport */
 static int waiters;	/* threads waiting on idle_cv */
 
+/* A registered thread leaves liburcu's registry when it exits. */
+static void rcu_forget(void *arg)
+{
+	(void)arg;
+	urcu_memb_unregister_thread();
+}
+
+static void rcu_key_make(void)
+{
+	if (pthread_key_create(&rcu_key, rcu_forget))
+		lm_fatal("pthread_key_create failed");
+}
+
+/* Readers and call_rcu() need the calling thread registered: once each. */
+static void rcu_join(void)
+{
+	if (rcu_known)
+		return;
+	pthread_once(&rcu_key_once, rcu_key_make);
+	urcu_memb_register_thread();
+	pthread_setspecific(rcu_key, &rcu_known);
+	rcu_known = 1;
+}
+
 /* MPI_Init_thread granted MPI_THREAD_MULTIPLE: its thread owns the bias. */
 void lm_mt_init(void)
 {
-	urcu_memb_register_thread();
+	rcu_join();
 	bias_mine = 1;
 	__atomic_store_n(&biased, 1, __ATOMIC_RELAXED);
 }
 
-/* The owner saw the bias revoked, or MPI is finalized: no reader now. */
+/* The owner saw the bias revoked, or MPI is finalized. */
 static void bias_give_up(void)
 {
 	bias_mine = 0;
-	urcu_memb_unregister_thread();
 }
 
 /* Called with the mutex held, by the first other thread to take the lock. */
@@ -133,6 +180,58 @@ static void drop(void)
 		return;
 	}
 	pthread_mutex_unlock(&big);
+}
+
+/*
+ * Readers and the frees they race with.  ThreadSanitizer cannot see a
+ * grace period (membarrier, in uninstrumented liburcu), nor call_rcu's
+ * queue: every reader releases rcu_seen as its section ends, every
+ * deferred free releases its object when queued, and the callback
+ * acquires both before it frees.
+ */
+static int rcu_seen;
+
+void lm_rcu_enter(void)
+{
+	rcu_join();
+	urcu_memb_read_lock();
+}
+
+void lm_rcu_leave(void)
+{
+	tsan_release(&rcu_seen);
+	urcu_memb_read_unlock();
+}
+
+/*
+ * Free what head is in (fn(head)) once no reader can still see it: at
+ * MPI_THREAD_MULTIPLE after a grace period, by liburcu's call_rcu
+ * thread.  The caller holds the library lock and has cleared the
+ * object's magic number, so no new reader takes it for valid.
+ */
+void lm_defer_free(struct rcu_head *head, void (*fn)(struct rcu_head *head))
+{
+	if (lm.thread_level != MPI_THREAD_MULTIPLE) {
+		fn(head);
+		return;
+	}
+	rcu_join();
+	tsan_release(head);
+	urcu_memb_call_rcu(head, fn);
+}
+
+/* First line of a deferred free: order it after the readers (TSan). */
+void lm_rcu_reclaim(struct rcu_head *head)
+{
+	tsan_acquire(&rcu_seen);
+	tsan_acquire(head);
+}
+
+/* MPI_Finalize, lock given up: every deferred free has run. */
+void lm_rcu_drain(void)
+{
+	rcu_join();
+	urcu_memb_barrier();
 }
 
 void lm_mt_enter(void)
