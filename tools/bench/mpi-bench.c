@@ -37,6 +37,9 @@
  *   -T LEVEL     MPI_Init_thread with single|funneled|serialized|multiple
  *                (default: MPI_Init); the level granted is printed, and a
  *                lower one ends the run
+ *   -q           with -T multiple: a second thread in every rank asks
+ *                MPI_Comm_rank and MPI_Type_size once a millisecond
+ *                while the benchmark runs (a monitoring thread)
  *
  * Output (rank 0 only, or rank 1 for cpu): lines starting with '#' are
  * comments; every other line is data, fields separated by one space:
@@ -50,6 +53,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +76,7 @@ struct opts {
 	const char *mode;
 	long min, max;
 	long iters, least, warm;
-	int reps, pin;
+	int reps, pin, query;
 	double sleep_s;
 };
 
@@ -94,7 +98,7 @@ static void usage(void)
 	if (rank == 0)
 		fprintf(stderr, "usage: mpi-bench latency|bw|cpu [-s MIN:MAX] "
 			"[-i N] [-I N] [-x N] [-r N] [-t SECS] [-p] "
-			"[-T LEVEL]\n");
+			"[-T LEVEL] [-q]\n");
 	MPI_Abort(MPI_COMM_WORLD, 2);
 	exit(2);
 }
@@ -125,9 +129,10 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->warm = -1;
 	o->reps = -1;
 	o->pin = 0;
+	o->query = 0;
 	o->sleep_s = 1.0;
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:i:I:x:r:t:pT:")) != -1) {
+	while ((c = getopt(argc, argv, "s:i:I:x:r:t:pT:q")) != -1) {
 		switch (c) {
 		case 's': {
 			char *colon = strchr(optarg, ':');
@@ -145,6 +150,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'r': o->reps = (int)number(optarg); break;
 		case 't': o->sleep_s = atof(optarg); break;
 		case 'p': o->pin = 1; break;
+		case 'q': o->query = 1; break;
 		case 'T': break;	/* taken before MPI_Init_thread */
 		default: usage();
 		}
@@ -407,6 +413,23 @@ static void cpu_when_blocked(const struct opts *o)
 	}
 }
 
+static int query_stop;
+
+/* -q: ask what a monitoring thread asks, once a millisecond. */
+static void *querier(void *arg)
+{
+	struct timespec nap = { 0, 1000000 };
+	int r, s;
+
+	(void)arg;
+	while (!__atomic_load_n(&query_stop, __ATOMIC_RELAXED)) {
+		MPI_Comm_rank(MPI_COMM_WORLD, &r);
+		MPI_Type_size(MPI_DOUBLE, &s);
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
 /* -T LEVEL: the thread level asked for, or -1 (MPI_Init). */
 static int thread_level(int argc, char **argv)
 {
@@ -430,6 +453,7 @@ int main(int argc, char **argv)
 	char version[MPI_MAX_LIBRARY_VERSION_STRING], *nl;
 	char *sbuf = NULL, *rbuf = NULL;
 	struct opts o;
+	pthread_t qt;
 	int size, len = 0, want = thread_level(argc, argv), got = -1;
 	static const int mpi_levels[] = {
 		MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
@@ -447,8 +471,12 @@ int main(int argc, char **argv)
 		die("MPI_Init_thread did not grant %s", levels[want]);
 	if (size < 2)
 		die("%s", "needs 2 ranks (ranks above 1 only wait)");
+	if (o.query && want != 3)
+		die("%s", "-q needs -T multiple");
 	if (o.pin)
 		pin();
+	if (o.query && pthread_create(&qt, NULL, querier, NULL))
+		die("%s", "pthread_create failed");
 	MPI_Get_library_version(version, &len);
 	nl = strchr(version, '\n');
 	if (nl)
@@ -457,10 +485,11 @@ int main(int argc, char **argv)
 		if (*nl == '\t')
 			*nl = ' ';
 	if (rank == (strcmp(o.mode, "cpu") ? 0 : 1))
-		printf("# mpi-bench %s: %s; %d ranks%s%s%s\n", o.mode,
+		printf("# mpi-bench %s: %s; %d ranks%s%s%s%s\n", o.mode,
 		       version, size, o.pin ? ", pinned" : "",
 		       want >= 0 ? ", thread level " : "",
-		       want >= 0 ? levels[want] : "");
+		       want >= 0 ? levels[want] : "",
+		       o.query ? ", a querying thread" : "");
 
 	if (!strcmp(o.mode, "latency") || !strcmp(o.mode, "bw")) {
 		sbuf = alloc(o.max);
@@ -476,6 +505,10 @@ int main(int argc, char **argv)
 	}
 	free(sbuf);
 	free(rbuf);
+	if (o.query) {
+		__atomic_store_n(&query_stop, 1, __ATOMIC_RELAXED);
+		pthread_join(qt, NULL);
+	}
 	MPI_Finalize();
 	return 0;
 }
