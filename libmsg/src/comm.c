@@ -383,6 +383,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+	LM_QUERY(comm_readable(comm) && flag, *flag = 0);
 	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_test_inter");
 

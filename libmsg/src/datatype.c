@@ -301,33 +301,44 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 
 /* ---- Counts of a received message ------------------------------------------ */
 
+/* Whole elements of datatype in what status says arrived. */
+static MPI_Count elements_in(const MPI_Status *status, MPI_Datatype datatype)
+{
+	uint64_t bytes = (uint64_t)status->libmsg_count;
+
+	if (datatype->size == 0)
+		return 0;
+	if (bytes % (uint64_t)datatype->size)
+		return MPI_UNDEFINED;
+	return (MPI_Count)(bytes / (uint64_t)datatype->size);
+}
+
 static int count_of(const char *fn, const MPI_Status *status,
 		    MPI_Datatype datatype, MPI_Count *count)
 {
-	uint64_t bytes;
-
 	if (!status || !count)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "status or count is NULL");
 	CHECK_TYPE(fn, datatype, "datatype");
-	bytes = (uint64_t)status->libmsg_count;
-	if (datatype->size == 0)
-		*count = 0;
-	else if (bytes % (uint64_t)datatype->size)
-		*count = MPI_UNDEFINED;
-	else
-		*count = (MPI_Count)(bytes / (uint64_t)datatype->size);
+	*count = elements_in(status, datatype);
 	return MPI_SUCCESS;
+}
+
+static int count_int(MPI_Count c)
+{
+	return c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
 }
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+	LM_QUERY(status && count && type_readable(datatype),
+		 *count = count_int(elements_in(status, datatype)));
 	LM_GUARD();
 	MPI_Count c = 0;
 	int err = count_of("MPI_Get_count", status, datatype, count ? &c : NULL);
 
 	if (err)
 		return err;
-	*count = c > 0x7fffffff ? MPI_UNDEFINED : (int)c;
+	*count = count_int(c);
 	return MPI_SUCCESS;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Queries without the library lock (src/thread.c): at
- * MPI_THREAD_MULTIPLE, MPI_Comm_size and _rank, MPI_Group_size and
- * _rank and the datatype size and extent queries read the handle as
+ * MPI_THREAD_MULTIPLE, MPI_Comm_size, _rank and _test_inter,
+ * MPI_Group_size and _rank, the datatype size and extent queries and
+ * MPI_Get_count read the handle as
  * liburcu readers, and frees of communicators, groups and datatypes
  * wait for a grace period.
  *
@@ -35,6 +36,7 @@ static int go, done;
 static MPI_Comm half;		/* WORLD split in even and odd ranks */
 static MPI_Group world_group;
 static MPI_Datatype vec, resized;
+static MPI_Status st48, st20;
 
 /* Wait for *flag under mu, up to WAIT_S seconds: did it come? */
 static int wait_for(int *flag)
@@ -75,6 +77,9 @@ static void queries(void)
 	CHECK(v == (t_size - t_rank % 2 + 1) / 2, "half size %d", v);
 	MPI_OK(MPI_Comm_rank(half, &v));
 	CHECK(v == t_rank / 2, "half rank %d", v);
+	v = -1;
+	MPI_OK(MPI_Comm_test_inter(half, &v));
+	CHECK(v == 0, "half is an intercommunicator? %d", v);
 	MPI_OK(MPI_Group_size(world_group, &v));
 	CHECK(v == t_size, "group size %d", v);
 	MPI_OK(MPI_Group_rank(world_group, &v));
@@ -97,6 +102,24 @@ static void queries(void)
 	MPI_OK(MPI_Type_get_true_extent_x(MPI_DOUBLE, &lbx, &extx));
 	CHECK(lbx == 0 && extx == 8, "double true extent %lld %lld",
 	      (long long)lbx, (long long)extx);
+	/* 48 bytes are 2 vecs or 6 doubles; 20 bytes are no whole vec. */
+	MPI_OK(MPI_Get_count(&st48, vec, &v));
+	CHECK(v == 2, "count of vec %d", v);
+	MPI_OK(MPI_Get_count(&st48, MPI_DOUBLE, &v));
+	CHECK(v == 6, "count of double %d", v);
+	MPI_OK(MPI_Get_count(&st20, vec, &v));
+	CHECK(v == MPI_UNDEFINED, "count of vec in 20 bytes %d", v);
+}
+
+/* Statuses of real receives of 48 and 20 bytes, for MPI_Get_count. */
+static void receive_statuses(void)
+{
+	int out[12] = { 0 }, in[12];
+
+	MPI_OK(MPI_Sendrecv(out, 12, MPI_INT, t_rank, 1, in, 12, MPI_INT,
+			    t_rank, 1, MPI_COMM_WORLD, &st48));
+	MPI_OK(MPI_Sendrecv(out, 5, MPI_INT, t_rank, 2, in, 12, MPI_INT,
+			    t_rank, 2, MPI_COMM_WORLD, &st20));
 }
 
 /* 1: the second thread queries while the owner is in the callback. */
@@ -187,6 +210,10 @@ static void bad_arguments(void)
 		 "MPI_Type_get_extent(lb NULL)");
 	T_EXPECT(MPI_Type_get_true_extent(vec, &lb, NULL), MPI_ERR_ARG,
 		 "MPI_Type_get_true_extent(true_extent NULL)");
+	T_EXPECT(MPI_Get_count(NULL, vec, &v), MPI_ERR_ARG,
+		 "MPI_Get_count(status NULL)");
+	T_EXPECT(MPI_Comm_test_inter(MPI_COMM_NULL, &v), MPI_ERR_COMM,
+		 "MPI_Comm_test_inter(MPI_COMM_NULL)");
 }
 
 int main(int argc, char **argv)
@@ -206,6 +233,7 @@ int main(int argc, char **argv)
 	MPI_OK(MPI_Type_commit(&vec));
 	MPI_OK(MPI_Type_create_resized(vec, -8, 64, &resized));
 	MPI_OK(MPI_Type_commit(&resized));
+	receive_statuses();
 	queries();
 
 	/* 1 */
