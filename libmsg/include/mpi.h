@@ -475,6 +475,23 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 
+/* ---- Generalized requests --------------------------------------------- */
+
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+		       MPI_Grequest_free_function *free_fn,
+		       MPI_Grequest_cancel_function *cancel_fn,
+		       void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
+			    int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+			      MPI_Count count);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
 /* ---- Reduction operations --------------------------------------------- */
 
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);

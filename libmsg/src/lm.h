@@ -208,7 +208,7 @@ struct libmsg_message {
 	unsigned char *data;	/* eager payload or pulled data, owned */
 };
 
-enum { LM_REQ_SEND = 1, LM_REQ_RECV, LM_REQ_COLL };
+enum { LM_REQ_SEND = 1, LM_REQ_RECV, LM_REQ_COLL, LM_REQ_GREQ };
 enum { LM_MODE_STD, LM_MODE_SYNC, LM_MODE_BUFFERED, LM_MODE_READY };
 
 /* Where a send stands. */
@@ -254,6 +254,7 @@ struct libmsg_request {
 	struct lm_tile *span;	/* offered where it lies: its layout */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 	struct lm_sched *sched;	/* a collective's step: its schedule */
+	struct lm_greq *greq;	/* generalized: the user's callbacks */
 };
 
 /* ---- Global state ------------------------------------------------------ */
@@ -558,6 +559,8 @@ void *lm_scratch_get(uint64_t bytes);
 void lm_scratch_put(void *p, uint64_t bytes);
 /* Basic elements in the first `bytes` bytes of a message of dt, or -1. */
 int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes);
+/* The bytes of the first n basic elements of dt; -1: no whole number. */
+int64_t lm_dt_bytes_of_elements(MPI_Datatype dt, uint64_t n);
 
 /* ---- op.c ----------------------------------------------------------------- */
 
@@ -596,6 +599,17 @@ void lm_req_drop_data(struct libmsg_request *req);
 void lm_req_complete(struct libmsg_request *req);
 int lm_check_request(MPI_Request req);
 int lm_wait_one(struct libmsg_request *req);
+
+/* ---- grequest.c: generalized requests ------------------------------------- */
+
+/* query_fn into req->status; returns its error. */
+int lm_greq_query(struct libmsg_request *req);
+/* Report a complete one: status, free_fn, release; *rp = NULL. */
+int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
+/* MPI_Request_free of one. */
+int lm_greq_release(struct libmsg_request *req);
+/* MPI_Cancel of one: cancel_fn's error. */
+int lm_greq_cancel(struct libmsg_request *req);
 
 /* ---- progress.c ------------------------------------------------------------ */
 

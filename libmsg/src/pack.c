@@ -378,6 +378,67 @@ static int64_t layout_elements(const struct lm_layout *l, uint64_t *left)
 	return n;
 }
 
+/* Bytes of the first *want elements of one element of l; -1: mid-pair. */
+static int64_t layout_bytes(const struct lm_layout *l, uint64_t *want)
+{
+	const struct lm_seg *s;
+	uint64_t total, k;
+	int64_t b = 0, r;
+	uint32_t i;
+
+	for (i = 0; i < l->nsegs && *want; i++) {
+		s = &l->segs[i];
+		if (!s->sub) {
+			total = s->count * s->len / s->esize * s->epe;
+			if (*want >= total) {
+				b += (int64_t)(s->count * s->len);
+				*want -= total;
+				continue;
+			}
+			if (*want % s->epe)
+				return -1;
+			b += (int64_t)(*want / s->epe * s->esize);
+			*want = 0;
+			break;
+		}
+		k = s->sub->nelem ? *want / s->sub->nelem : s->count;
+		if (k > s->count)
+			k = s->count;
+		b += (int64_t)(k * s->len);
+		*want -= k * s->sub->nelem;
+		if (k == s->count || !*want)
+			continue;
+		r = layout_bytes(s->sub, want);
+		if (r < 0)
+			return -1;
+		b += r;
+		break;
+	}
+	return b;
+}
+
+/* The bytes that hold the first n basic elements of dt; -1: none do. */
+int64_t lm_dt_bytes_of_elements(MPI_Datatype dt, uint64_t n)
+{
+	uint64_t size = (uint64_t)dt->size, per, r;
+	int64_t b;
+
+	per = dt->layout ? dt->layout->nelem : lm_dt_basic_elements(dt);
+	if (!size || !per)
+		return n ? -1 : 0;
+	if (n / per > (uint64_t)INT64_MAX / size)
+		return -1;
+	r = n % per;
+	b = (int64_t)(n / per * size);
+	if (!r)
+		return b;
+	if (!dt->layout)
+		return -1;	/* half of a pair type */
+	n = r;
+	r = (uint64_t)layout_bytes(dt->layout, &n);
+	return (int64_t)r < 0 || n ? -1 : b + (int64_t)r;
+}
+
 int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes)
 {
 	uint64_t size = (uint64_t)dt->size, left;

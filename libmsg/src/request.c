@@ -73,6 +73,7 @@ void lm_req_release(struct libmsg_request *req)
 {
 	lm_req_drop_data(req);
 	req->magic = 0;
+	free(req->greq);
 	free(req);
 }
 
@@ -120,6 +121,8 @@ static int req_finish(MPI_Request *rp, MPI_Status *st)
 	struct libmsg_request *r = *rp;
 	int err = r->status.MPI_ERROR;
 
+	if (r->kind == LM_REQ_GREQ)
+		return lm_greq_finish(rp, st);
 	if (st)
 		*st = r->status;
 	if (r->persistent) {
@@ -231,6 +234,10 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!request->done)
 		lm_progress();
 	*flag = request->done;
+	if (request->done && request->kind == LM_REQ_GREQ &&
+	    (err = lm_greq_query(request)))
+		return lm_error(NULL, "MPI_Request_get_status", err,
+				"query_fn failed");
 	if (request->done && status)
 		*status = request->status;
 	return MPI_SUCCESS;
@@ -455,6 +462,7 @@ int MPI_Request_free(MPI_Request *request)
 {
 	LM_GUARD();
 	struct libmsg_request *r;
+	int err;
 
 	lm_check_init("MPI_Request_free");
 	if (!request || !*request || (*request)->magic != LM_MAGIC_REQ)
@@ -465,6 +473,11 @@ int MPI_Request_free(MPI_Request *request)
 		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
 				"a collective operation in progress cannot be freed");
 	*request = MPI_REQUEST_NULL;
+	if (r->kind == LM_REQ_GREQ) {
+		err = lm_greq_release(r);
+		return err ? lm_error(NULL, "MPI_Request_free", err,
+				      "free_fn failed") : MPI_SUCCESS;
+	}
 	if (r->persistent && !r->active)
 		lm_req_release(r);
 	else if (r->done)
@@ -486,6 +499,12 @@ int MPI_Cancel(MPI_Request *request)
 	if (r->kind == LM_REQ_COLL)
 		return lm_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
 				"a collective operation cannot be cancelled");
+	if (r->kind == LM_REQ_GREQ) {
+		int err = lm_greq_cancel(r);
+
+		return err ? lm_error(NULL, "MPI_Cancel", err,
+				      "cancel_fn failed") : MPI_SUCCESS;
+	}
 	if (!req_live(r) || r->done)
 		return MPI_SUCCESS;
 	if (r->kind == LM_REQ_RECV)
