@@ -30,6 +30,7 @@ struct greq {
 	int err;		/* query_fn returns it */
 	int cancelled;		/* query_fn sets the status cancelled */
 	int delay_us;		/* completer thread: wait, then complete */
+	double done_at;		/* completer thread: MPI_Wtime after it */
 	MPI_Request req;
 };
 
@@ -181,6 +182,7 @@ static void *completer(void *arg)
 
 	usleep((useconds_t)g->delay_us);
 	MPI_OK(MPI_Grequest_complete(g->req));
+	g->done_at = MPI_Wtime();
 	return NULL;
 }
 
@@ -192,13 +194,21 @@ static void other_thread(void)
 	MPI_Status st;
 	pthread_t th;
 	int idx, v = 0, seen = 0, peer = t_partner();
+	double woke;
 
 	start(&g);
 	g.delay_us = 50000;
 	pthread_create(&th, NULL, completer, &g);
 	MPI_OK(MPI_Wait(&g.req, &st));
+	woke = MPI_Wtime();
 	pthread_join(th, NULL);
 	CHECK(g.queries == 1 && g.frees == 1, "Wait woke for the completer");
+	/*
+	 * Woken by the completion, not by the end of a sleep (1 s on the
+	 * device): a lost wake-up shows as most of a second.
+	 */
+	CHECK(woke - g.done_at < 0.75, "Wait returned %.3f s after completion",
+	      woke - g.done_at);
 	check_status(&st);
 
 	/* Waitany over it and a receive a peer satisfies: both, once. */
