@@ -339,6 +339,24 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 #define MPI_ORDER_C		56
 #define MPI_ORDER_FORTRAN	57
 
+/* MPI_Type_get_envelope: how a type was made. */
+#define MPI_COMBINER_NAMED		1
+#define MPI_COMBINER_DUP		2
+#define MPI_COMBINER_CONTIGUOUS		3
+#define MPI_COMBINER_VECTOR		4
+#define MPI_COMBINER_HVECTOR		5
+#define MPI_COMBINER_INDEXED		6
+#define MPI_COMBINER_HINDEXED		7
+#define MPI_COMBINER_INDEXED_BLOCK	8
+#define MPI_COMBINER_HINDEXED_BLOCK	9
+#define MPI_COMBINER_STRUCT		10
+#define MPI_COMBINER_SUBARRAY		11
+#define MPI_COMBINER_DARRAY		12
+#define MPI_COMBINER_F90_REAL		13
+#define MPI_COMBINER_F90_COMPLEX	14
+#define MPI_COMBINER_F90_INTEGER	15
+#define MPI_COMBINER_RESIZED		16
+
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype,
 			MPI_Datatype *newtype);
 int MPI_Type_vector(int count, int blocklength, int stride,
@@ -368,6 +386,14 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 			    MPI_Aint extent, MPI_Datatype *newtype);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+			  int *num_addresses, int *num_datatypes,
+			  int *combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
+			  int max_addresses, int max_datatypes,
+			  int array_of_integers[],
+			  MPI_Aint array_of_addresses[],
+			  MPI_Datatype array_of_datatypes[]);
 int MPI_Type_commit(MPI_Datatype *datatype);
 int MPI_Type_free(MPI_Datatype *datatype);
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);

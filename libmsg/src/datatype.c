@@ -125,6 +125,7 @@ void lm_dt_release(MPI_Datatype dt)
 	    __atomic_sub_fetch(&dt->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	dt->magic = 0;
+	lm_dt_contents_drop(dt);
 	lm_defer_free(&caa_container_of(dt, struct lm_dt_box, dt)->rcu,
 		      dt_reclaim);
 }
@@ -185,7 +186,9 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 	lm_check_init("MPI_Type_dup");
 	CHECK_TYPE("MPI_Type_dup", oldtype, "oldtype");
 	CHECK_PTR("MPI_Type_dup", newtype);
-	return lm_dt_dup("MPI_Type_dup", oldtype, newtype);
+	return lm_dt_made("MPI_Type_dup",
+			  lm_dt_dup("MPI_Type_dup", oldtype, newtype), newtype,
+			  MPI_COMBINER_DUP, NULL, 0, NULL, 0, &oldtype, 1);
 }
 
 /* ---- Queries ---------------------------------------------------------------- */

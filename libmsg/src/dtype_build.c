@@ -446,10 +446,13 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 	static const char fn[] = "MPI_Type_contiguous";
 	struct builder b = { 0 };
 
+	struct lm_ints ints = { &count, 1 };
+
 	TRY(check_base(fn, count, oldtype, newtype));
 	TRY(check_old(fn, oldtype));
 	emit(&b, 0, (uint64_t)count, oldtype->extent, oldtype);
-	return done(fn, &b, newtype);
+	return lm_dt_made(fn, done(fn, &b, newtype), newtype,
+			  MPI_COMBINER_CONTIGUOUS, &ints, 1, NULL, 0, &oldtype, 1);
 }
 
 static int hvector(const char *fn, int count, int blocklength, int64_t stride,
@@ -472,11 +475,14 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_hvector";
+	struct lm_ints ints[2] = { { &count, 1 }, { &blocklength, 1 } };
 
 	TRY(check_base(fn, count, oldtype, newtype));
 	TRY(check_old(fn, oldtype));
 	TRY(check_blocklen(fn, blocklength, -1));
-	return hvector(fn, count, blocklength, stride, oldtype, newtype);
+	return lm_dt_made(fn, hvector(fn, count, blocklength, stride, oldtype,
+				      newtype), newtype, MPI_COMBINER_HVECTOR,
+			  ints, 2, &stride, 1, &oldtype, 1);
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride,
@@ -484,6 +490,8 @@ int MPI_Type_vector(int count, int blocklength, int stride,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_vector";
+	int args[3] = { count, blocklength, stride };
+	struct lm_ints ints = { args, 3 };
 	int64_t bytes;
 
 	TRY(check_base(fn, count, oldtype, newtype));
@@ -492,7 +500,9 @@ int MPI_Type_vector(int count, int blocklength, int stride,
 	if (__builtin_mul_overflow((int64_t)stride, oldtype->extent, &bytes))
 		return lm_error(NULL, fn, MPI_ERR_ARG, "stride %d is too large",
 				stride);
-	return hvector(fn, count, blocklength, bytes, oldtype, newtype);
+	return lm_dt_made(fn, hvector(fn, count, blocklength, bytes, oldtype,
+				      newtype), newtype, MPI_COMBINER_VECTOR,
+			  &ints, 1, NULL, 0, &oldtype, 1);
 }
 
 /* ---- Indexed families ------------------------------------------------------ */
@@ -542,8 +552,14 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
 		     MPI_Datatype *newtype)
 {
 	LM_GUARD();
-	return indexed("MPI_Type_indexed", count, 0, array_of_blocklengths, 0,
-		       0, array_of_displacements, NULL, oldtype, newtype);
+	static const char fn[] = "MPI_Type_indexed";
+	struct lm_ints ints[3] = { { &count, 1 }, { array_of_blocklengths, count },
+				   { array_of_displacements, count } };
+
+	return lm_dt_made(fn, indexed(fn, count, 0, array_of_blocklengths, 0, 0,
+				      array_of_displacements, NULL, oldtype,
+				      newtype), newtype, MPI_COMBINER_INDEXED,
+			  ints, 3, NULL, 0, &oldtype, 1);
 }
 
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
@@ -551,9 +567,13 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	LM_GUARD();
-	return indexed("MPI_Type_create_hindexed", count, 0,
-		       array_of_blocklengths, 0, 1, NULL, array_of_displacements,
-		       oldtype, newtype);
+	static const char fn[] = "MPI_Type_create_hindexed";
+	struct lm_ints ints[2] = { { &count, 1 }, { array_of_blocklengths, count } };
+
+	return lm_dt_made(fn, indexed(fn, count, 0, array_of_blocklengths, 0, 1,
+				      NULL, array_of_displacements, oldtype,
+				      newtype), newtype, MPI_COMBINER_HINDEXED,
+			  ints, 2, array_of_displacements, count, &oldtype, 1);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength,
@@ -561,9 +581,15 @@ int MPI_Type_create_indexed_block(int count, int blocklength,
 				  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	LM_GUARD();
-	return indexed("MPI_Type_create_indexed_block", count, 1, NULL,
-		       blocklength, 0, array_of_displacements, NULL, oldtype,
-		       newtype);
+	static const char fn[] = "MPI_Type_create_indexed_block";
+	struct lm_ints ints[3] = { { &count, 1 }, { &blocklength, 1 },
+				   { array_of_displacements, count } };
+
+	return lm_dt_made(fn, indexed(fn, count, 1, NULL, blocklength, 0,
+				      array_of_displacements, NULL, oldtype,
+				      newtype), newtype,
+			  MPI_COMBINER_INDEXED_BLOCK, ints, 3, NULL, 0,
+			  &oldtype, 1);
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength,
@@ -571,9 +597,13 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
 				   MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	LM_GUARD();
-	return indexed("MPI_Type_create_hindexed_block", count, 1, NULL,
-		       blocklength, 1, NULL, array_of_displacements, oldtype,
-		       newtype);
+	static const char fn[] = "MPI_Type_create_hindexed_block";
+	struct lm_ints ints[2] = { { &count, 1 }, { &blocklength, 1 } };
+
+	return lm_dt_made(fn, indexed(fn, count, 1, NULL, blocklength, 1, NULL,
+				      array_of_displacements, oldtype, newtype),
+			  newtype, MPI_COMBINER_HINDEXED_BLOCK, ints, 2,
+			  array_of_displacements, count, &oldtype, 1);
 }
 
 /* ---- Struct ------------------------------------------------------------------- */
@@ -585,6 +615,7 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_struct";
+	struct lm_ints ints[2] = { { &count, 1 }, { array_of_blocklengths, count } };
 	struct libmsg_datatype *dt;
 	struct builder b = { 0 };
 	MPI_Datatype t;
@@ -610,7 +641,9 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 		emit(&b, array_of_displacements[i],
 		     (uint64_t)array_of_blocklengths[i], t->extent, t);
 	}
-	TRY(done(fn, &b, newtype));
+	TRY(lm_dt_made(fn, done(fn, &b, newtype), newtype,
+		       MPI_COMBINER_STRUCT, ints, 2, array_of_displacements,
+		       count, array_of_types, count));
 	dt = *newtype;
 	/* Like a C struct: arrays of it keep every member aligned. */
 	if (!dt->explicit_bounds && dt->extent > 0 && dt->extent % dt->align) {
@@ -667,6 +700,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_resized";
+	MPI_Aint bounds[2] = { lb, extent };
 	struct libmsg_datatype *dt;
 
 	TRY(check_base(fn, 0, oldtype, newtype));
@@ -676,7 +710,8 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory for a datatype");
 	dt->explicit_bounds = 1;
 	*newtype = dt;
-	return MPI_SUCCESS;
+	return lm_dt_made(fn, MPI_SUCCESS, newtype, MPI_COMBINER_RESIZED, NULL,
+			  0, bounds, 2, &oldtype, 1);
 }
 
 int lm_dt_dup(const char *fn, MPI_Datatype old, MPI_Datatype *out)
@@ -727,6 +762,9 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_subarray";
+	struct lm_ints ints[5] = { { &ndims, 1 }, { array_of_sizes, ndims },
+				   { array_of_subsizes, ndims },
+				   { array_of_starts, ndims }, { &order, 1 } };
 	struct libmsg_datatype *t, *next;
 	struct builder b = { 0 };
 	int64_t stride, disp = 0, full;
@@ -770,5 +808,6 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 	t->extent = stride;
 	t->explicit_bounds = 1;
 	set_flags(t);
-	return MPI_SUCCESS;
+	return lm_dt_made(fn, MPI_SUCCESS, newtype, MPI_COMBINER_SUBARRAY, ints,
+			  5, NULL, 0, &oldtype, 1);
 }

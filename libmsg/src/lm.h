@@ -460,7 +460,26 @@ int lm_datatype_valid(MPI_Datatype dt);
 struct lm_dt_box {
 	struct libmsg_datatype dt;
 	struct rcu_head rcu;
+	struct lm_contents *contents;	/* how the program built it */
 };
+
+/* ---- dtype_contents.c: what a derived type was built from ----------------- */
+
+/* A run of the integers a constructor was given. */
+struct lm_ints {
+	const int *p;
+	int n;
+};
+
+/*
+ * A constructor's last step: err, or record its arguments in the new
+ * type for MPI_Type_get_envelope/get_contents (the types held).
+ */
+int lm_dt_made(const char *fn, int err, MPI_Datatype *newtype, int combiner,
+	       const struct lm_ints *ints, int npieces, const MPI_Aint *aints,
+	       int na, const MPI_Datatype *types, int nd);
+/* The last hold on dt went: let go of what it was built from. */
+void lm_dt_contents_drop(MPI_Datatype dt);
 /* Keep a derived type alive while an operation uses it; no-ops on basic. */
 void lm_dt_hold(MPI_Datatype dt);
 void lm_dt_release(MPI_Datatype dt);
