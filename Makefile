@@ -9,7 +9,7 @@
 # make bench-mpi  build, then MPI-level latency, bandwidth and CPU use of
 #                 libmsg (device and fallback), Open MPI and MPICH in one
 #                 VM boot (tools/bench/run-mpi)
-# make lint       checkpatch and sparse over the module and the uapi
+# make lint       checkpatch and sparse over the module and the uapi, groff over man/
 # make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
 
 KDIR ?= $(shell tools/kdir)
