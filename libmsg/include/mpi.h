@@ -339,6 +339,12 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
 #define MPI_ORDER_C		56
 #define MPI_ORDER_FORTRAN	57
 
+/* MPI_Type_create_darray: how each dimension is distributed. */
+#define MPI_DISTRIBUTE_BLOCK		121
+#define MPI_DISTRIBUTE_CYCLIC		122
+#define MPI_DISTRIBUTE_NONE		123
+#define MPI_DISTRIBUTE_DFLT_DARG	(-49767)
+
 /* MPI_Type_get_envelope: how a type was made. */
 #define MPI_COMBINER_NAMED		1
 #define MPI_COMBINER_DUP		2
@@ -383,6 +389,12 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_subsizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims,
+			   const int array_of_gsizes[],
+			   const int array_of_distribs[],
+			   const int array_of_dargs[],
+			   const int array_of_psizes[], int order,
+			   MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 			    MPI_Aint extent, MPI_Datatype *newtype);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);

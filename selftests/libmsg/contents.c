@@ -8,8 +8,8 @@
  *    built again from its contents alone (rebuild()); the copy must have
  *    the original's size and extent and pack a test buffer to the same
  *    bytes.  Nested types (a struct of a vector of a resized indexed
- *    type, a subarray of an hindexed block type, a dup of a struct) go
- *    the same way.
+ *    type, a subarray of an hindexed block type, a dup of a struct, a
+ *    darray of a resized type) go the same way.
  *  - A type built on one the program has freed still hands out an
  *    equivalent one.
  *  - Bad arguments: a predefined type's contents, arrays too short,
@@ -98,6 +98,12 @@ static MPI_Datatype rebuild(MPI_Datatype dt)
 		MPI_OK(MPI_Type_create_subarray(iv[0], iv + 1, iv + 1 + iv[0],
 						iv + 1 + 2 * iv[0],
 						iv[1 + 3 * iv[0]], tv[0], &out));
+		break;
+	case MPI_COMBINER_DARRAY:
+		MPI_OK(MPI_Type_create_darray(iv[0], iv[1], iv[2], iv + 3,
+					      iv + 3 + iv[2], iv + 3 + 2 * iv[2],
+					      iv + 3 + 3 * iv[2],
+					      iv[3 + 4 * iv[2]], tv[0], &out));
 		break;
 	case MPI_COMBINER_RESIZED:
 		MPI_OK(MPI_Type_create_resized(tv[0], av[0], av[1], &out));
@@ -256,6 +262,19 @@ static void nested(void)
 
 	MPI_OK(MPI_Type_dup(st, &dup));
 	check_rebuild("dup of struct", dup);
+
+	{
+		int gs[2] = { 9, 5 }, dist[2] = { MPI_DISTRIBUTE_CYCLIC,
+						  MPI_DISTRIBUTE_BLOCK },
+		    da[2] = { 2, MPI_DISTRIBUTE_DFLT_DARG }, ps[2] = { 2, 2 };
+		MPI_Datatype dar;
+
+		MPI_OK(MPI_Type_create_darray(4, 1, 2, gs, dist, da, ps,
+					      MPI_ORDER_FORTRAN, rs, &dar));
+		envelope(dar, MPI_COMBINER_DARRAY, 12, 0, 1);
+		check_rebuild("darray of resized indexed", dar);
+		MPI_OK(MPI_Type_free(&dar));
+	}
 
 	/* The parts the program freed are still handed out. */
 	MPI_OK(MPI_Type_free(&ix));
