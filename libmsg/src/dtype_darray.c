@@ -121,7 +121,10 @@ static int check_dims(const char *fn, int size, int rank, int ndims,
 	return MPI_SUCCESS;
 }
 
-/* Wrap the type so far (t, owned unless it is old) one dimension out. */
+/*
+ * Wrap the type so far (t, owned unless it is old) one dimension out.
+ * On failure *t is old, or MPI_DATATYPE_NULL once it was freed.
+ */
 static int wrap(MPI_Datatype old, MPI_Datatype *t, const struct runs *r,
 		int64_t extent)
 {
@@ -191,7 +194,8 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
 		runs_free(&r);
 		stride = next;
 		if (err) {
-			if (t != oldtype)
+			/* wrap() leaves the old type, or none when it failed. */
+			if (t != oldtype && t != MPI_DATATYPE_NULL)
 				MPI_Type_free(&t);
 			return lm_error(NULL, fn, err, "%s", err == MPI_ERR_ARG ?
 					"the array is larger than 2^63 bytes" :
