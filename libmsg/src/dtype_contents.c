@@ -138,30 +138,18 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
 static int type_clone(const char *fn, MPI_Datatype t, MPI_Datatype *out)
 {
 	const struct lm_contents *c = contents_of(t);
-	struct lm_contents *copy = NULL;
-	int err;
+	struct lm_ints ints;
 
 	if (t->predefined) {
 		*out = t;
 		return MPI_SUCCESS;
 	}
-	if (c) {
-		copy = contents_new(c->combiner, c->ni, c->na, c->nd);
-		if (!copy)
-			return lm_error(NULL, fn, MPI_ERR_NO_MEM,
-					"out of memory for a datatype");
-		memcpy(copy->aints, c->aints, (size_t)c->na * sizeof(MPI_Aint));
-		memcpy(copy->types, c->types, (size_t)c->nd * sizeof(MPI_Datatype));
-		memcpy(copy->ints, c->ints, (size_t)c->ni * sizeof(int));
-	}
-	err = lm_dt_dup(fn, t, out);
-	if (err) {
-		free(copy);
-		return err;
-	}
-	if (copy)
-		contents_set(*out, copy);
-	return MPI_SUCCESS;
+	if (!c)
+		return lm_dt_dup(fn, t, out);
+	ints.p = c->ints;
+	ints.n = c->ni;
+	return lm_dt_made(fn, lm_dt_dup(fn, t, out), out, c->combiner, &ints, 1,
+			  c->aints, c->na, c->types, c->nd);
 }
 
 int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
