@@ -562,6 +562,13 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
 			  ints, 3, NULL, 0, &oldtype, 1);
 }
 
+/* MPI_Type_create_hindexed's type, unrecorded: a building block. */
+int lm_dt_hindexed(const char *fn, int count, const int *blocklengths,
+		   const MPI_Aint *displs, MPI_Datatype old, MPI_Datatype *out)
+{
+	return indexed(fn, count, 0, blocklengths, 0, 1, NULL, displs, old, out);
+}
+
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 			     const MPI_Aint array_of_displacements[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -695,23 +702,31 @@ static struct libmsg_datatype *with_bounds(MPI_Datatype old, int64_t lb,
 	return dt;
 }
 
+/* MPI_Type_create_resized's type, unrecorded: a building block. */
+int lm_dt_resized(const char *fn, MPI_Datatype old, MPI_Aint lb,
+		  MPI_Aint extent, MPI_Datatype *out)
+{
+	struct libmsg_datatype *dt = with_bounds(old, lb, extent);
+
+	if (!dt)
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory for a datatype");
+	dt->explicit_bounds = 1;
+	*out = dt;
+	return MPI_SUCCESS;
+}
+
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 			    MPI_Datatype *newtype)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Type_create_resized";
 	MPI_Aint bounds[2] = { lb, extent };
-	struct libmsg_datatype *dt;
 
 	TRY(check_base(fn, 0, oldtype, newtype));
 	TRY(check_old(fn, oldtype));
-	dt = with_bounds(oldtype, lb, extent);
-	if (!dt)
-		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory for a datatype");
-	dt->explicit_bounds = 1;
-	*newtype = dt;
-	return lm_dt_made(fn, MPI_SUCCESS, newtype, MPI_COMBINER_RESIZED, NULL,
-			  0, bounds, 2, &oldtype, 1);
+	return lm_dt_made(fn, lm_dt_resized(fn, oldtype, lb, extent, newtype),
+			  newtype, MPI_COMBINER_RESIZED, NULL, 0, bounds, 2,
+			  &oldtype, 1);
 }
 
 int lm_dt_dup(const char *fn, MPI_Datatype old, MPI_Datatype *out)

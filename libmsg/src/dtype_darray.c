@@ -122,22 +122,23 @@ static int check_dims(const char *fn, int size, int rank, int ndims,
 }
 
 /*
- * Wrap the type so far (t, owned unless it is old) one dimension out.
- * On failure *t is old, or MPI_DATATYPE_NULL once it was freed.
+ * Wrap the type so far (t, owned unless it is old) one dimension out;
+ * on failure (reported) *t is old.
  */
-static int wrap(MPI_Datatype old, MPI_Datatype *t, const struct runs *r,
-		int64_t extent)
+static int wrap(const char *fn, MPI_Datatype old, MPI_Datatype *t,
+		const struct runs *r, int64_t extent)
 {
 	MPI_Datatype next;
 	int err;
 
-	err = MPI_Type_create_hindexed(r->n, r->len, r->disp, *t, &next);
+	err = lm_dt_hindexed(fn, r->n, r->len, r->disp, *t, &next);
 	if (*t != old)
-		MPI_Type_free(t);
+		lm_dt_release(*t);
+	*t = old;
 	if (err)
 		return err;
-	err = MPI_Type_create_resized(next, 0, (MPI_Aint)extent, t);
-	MPI_Type_free(&next);
+	err = lm_dt_resized(fn, next, 0, (MPI_Aint)extent, t);
+	lm_dt_release(next);
 	return err;
 }
 
@@ -184,26 +185,23 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
 		r.disp = NULL;
 		if (__builtin_mul_overflow(stride, (int64_t)array_of_gsizes[d],
 					   &next))
-			err = MPI_ERR_ARG;
+			err = lm_error(NULL, fn, MPI_ERR_ARG,
+				       "the array is larger than 2^63 bytes");
+		else if (dim_runs(array_of_gsizes[d], array_of_distribs[d],
+				  array_of_dargs[d], array_of_psizes[d], coord,
+				  stride, &r))
+			err = lm_error(NULL, fn, MPI_ERR_NO_MEM,
+				       "out of memory for a datatype");
 		else
-			err = dim_runs(array_of_gsizes[d], array_of_distribs[d],
-				       array_of_dargs[d], array_of_psizes[d],
-				       coord, stride, &r);
-		if (!err)
-			err = wrap(oldtype, &t, &r, next);
+			err = wrap(fn, oldtype, &t, &r, next);
 		runs_free(&r);
 		stride = next;
 		if (err) {
-			/* wrap() leaves the old type, or none when it failed. */
-			if (t != oldtype && t != MPI_DATATYPE_NULL)
-				MPI_Type_free(&t);
-			return lm_error(NULL, fn, err, "%s", err == MPI_ERR_ARG ?
-					"the array is larger than 2^63 bytes" :
-					"out of memory for a datatype");
+			if (t != oldtype)
+				lm_dt_release(t);
+			return err;
 		}
 	}
-	/* t's record says how it was built here; it is a darray to the program. */
-	lm_dt_contents_drop(t);
 	*newtype = t;
 	return lm_dt_made(fn, MPI_SUCCESS, newtype, MPI_COMBINER_DARRAY, ints, 8,
 			  NULL, 0, &oldtype, 1);

@@ -488,6 +488,11 @@ void lm_layout_put(struct lm_layout *l);
 uint32_t lm_dt_basic_elements(MPI_Datatype dt);
 /* A new handle for a copy of dt (MPI_Type_dup). */
 int lm_dt_dup(const char *fn, MPI_Datatype dt, MPI_Datatype *out);
+/* The hindexed and resized constructors' types, without a record. */
+int lm_dt_hindexed(const char *fn, int count, const int *blocklengths,
+		   const MPI_Aint *displs, MPI_Datatype old, MPI_Datatype *out);
+int lm_dt_resized(const char *fn, MPI_Datatype old, MPI_Aint lb,
+		  MPI_Aint extent, MPI_Datatype *out);
 /*
  * Are count elements of dt one run of bytes?  Then they start at
  * buf + lm_dt_offset(dt) (the true lower bound).
