@@ -6,7 +6,8 @@
  * find its bytes: a vector is one block per element, a struct with
  * gaps (or count of them) a handful.  Types whose bytes come in any
  * other order, overlap, or need more than LM_TILE_BLOCKS blocks per
- * repeating unit have no tile and are packed.
+ * repeating unit have no tile: rndv_layout.c offers them with their
+ * whole layout instead.
  */
 
 #include <stdlib.h>

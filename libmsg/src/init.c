@@ -13,9 +13,10 @@
  *   MPICHAN_EAGER      largest message sent eagerly through the rings
  *   MPICHAN_PULL_MAX   bytes of unmatched rendezvous data a blocked rank
  *                      may copy to let their senders complete
- *   MPICHAN_SPAN       auto | on | off: offer large tiled sends where
- *                      they lie (rndv_span.c); auto: with a receive
- *                      window, or blocks of 16 KiB and more
+ *   MPICHAN_SPAN       auto | on | off: offer large non-contiguous
+ *                      sends where they lie (rndv_span.c,
+ *                      rndv_layout.c); auto: with a receive window, or
+ *                      tiles of blocks of 16 KiB and more
  */
 
 #include <errno.h>

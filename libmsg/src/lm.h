@@ -206,6 +206,7 @@ struct libmsg_message {
 	uint64_t size;
 	struct lm_rts rts;	/* LM_MSG_RTS; rts.sreq also for EAGER_SYNC */
 	unsigned char *data;	/* eager payload or pulled data, owned */
+	struct lm_rts_seg *seg;	/* LM_RTS_LAYOUT: its segments, owned */
 };
 
 enum { LM_REQ_SEND = 1, LM_REQ_RECV, LM_REQ_COLL, LM_REQ_GREQ };
@@ -251,7 +252,7 @@ struct libmsg_request {
 	struct cds_list_head link;	/* posted queue, pending, inflight */
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
 	struct lm_rts rts;	/* rendezvous sends: the offer */
-	struct lm_tile *span;	/* offered where it lies: its layout */
+	struct lm_span *span;	/* offered where it lies: its layout */
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 	struct lm_sched *sched;	/* a collective's step: its schedule */
 	struct lm_greq *greq;	/* generalized: the user's callbacks */
@@ -270,7 +271,7 @@ struct lm_state {
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
-	int span;			/* LM_SPAN_*: tiled sends offered in place */
+	int span;			/* LM_SPAN_*: sends offered in place */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -544,7 +545,39 @@ void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre);
 void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
 		    uint64_t from, uint64_t to);
 
+/* ---- rndv_dest.c: where the bytes of an offer taken in place go ------- */
+
+#define LM_DEST_BOUNCE	(64UL << 10)	/* bytes gathered per unpack */
+
+/* A contiguous buffer, or a receive's own type. */
+struct lm_dest {
+	unsigned char *buf;
+	const struct libmsg_request *req;
+	struct lm_tile rt;	/* tile offers: req's type, when a tile too */
+	int same;		/* ... of the sender's blocks (any stride) */
+	unsigned char *bounce;	/* pieces gathered for one unpack */
+	uint64_t staged_at, staged;	/* ... from message byte staged_at */
+};
+
+int lm_dest_init(struct lm_dest *d, void *buf,
+		 const struct libmsg_request *req);
+void lm_dest_finish(struct lm_dest *d);
+void lm_dest_flush(struct lm_dest *d);
+uint64_t lm_dest_room(struct lm_dest *d, uint64_t p);
+void lm_dest_piece(struct lm_dest *d, uint64_t p, const unsigned char *src,
+		   uint64_t bytes);
+void lm_dest_run(struct lm_dest *d, uint64_t p, const unsigned char *src,
+		 int64_t sstep, uint64_t len, uint64_t cnt);
+
 /* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
+
+/* A send offered where it lies: a tile, or a layout's segments. */
+struct lm_span {
+	uint64_t bytes;		/* of the offer */
+	struct lm_tile t;	/* nseg 0: the tile */
+	uint32_t nseg;		/* LM_RTS_LAYOUT: the segments of seg */
+	struct lm_rts_seg seg[];
+};
 
 /* Sender: offer r where it lies (sets r->span, r->buf)?  1 if so. */
 int lm_span_prepare(struct libmsg_request *r);
@@ -558,6 +591,16 @@ void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r);
 int lm_span_valid(const struct lm_rts *rts);
 int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 		 uint64_t n, void *buf, const struct libmsg_request *req);
+
+/* ---- rndv_layout.c: any other type offered in place, with its layout -- */
+
+/* Sender: r->span for r's layout (in place of a tile)?  1 if so. */
+int lm_layout_prepare(struct libmsg_request *r);
+/* Receiver: the segments of a layout RTS are well formed. */
+int lm_layout_valid(const struct lm_rts *rts, const struct lm_rts_seg *seg);
+int lm_layout_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
+		   const struct lm_rts_seg *seg, uint64_t n, void *buf,
+		   const struct libmsg_request *req);
 
 /* Pack count elements of dt at buf into out (count * size bytes). */
 void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out);

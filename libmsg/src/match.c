@@ -56,17 +56,19 @@ static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
 
 /*
  * The rendezvous: one copy from the sender, then FIN.  A span offer
- * (rndv_span.c) goes into buf, or, when buf is NULL, into req's buffer
- * as its type lays it out.
+ * (rndv_span.c, or rndv_layout.c with its segments seg) goes into buf,
+ * or, when buf is NULL, into req's buffer as its type lays it out.
  */
 static int take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
-		void *buf, uint64_t n, struct lm_sink *sink,
-		const struct libmsg_request *req)
+		const struct lm_rts_seg *seg, void *buf, uint64_t n,
+		struct lm_sink *sink, const struct libmsg_request *req)
 {
 	int err = 0;
 
 	if (rts->flags & LM_RTS_SPAN)
 		err = lm_span_take(wsrc, ctx, tag, rts, n, buf, req);
+	else if (rts->flags & LM_RTS_LAYOUT)
+		err = lm_layout_take(wsrc, ctx, tag, rts, seg, n, buf, req);
 	else if (n || (rts->flags & LM_RTS_HANDLE))
 		err = lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag, rts,
 					  buf, n, sink);
@@ -104,10 +106,10 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 
 	if (!tmp) {
 		/* Still take the message out (the sender must complete). */
-		take(wsrc, ctx, tag, rts, NULL, 0, NULL, NULL);
+		take(wsrc, ctx, tag, rts, NULL, NULL, 0, NULL, NULL);
 		return -ENOMEM;
 	}
-	err = take(wsrc, ctx, tag, rts, tmp, n, &s.k, NULL);
+	err = take(wsrc, ctx, tag, rts, NULL, tmp, n, &s.k, NULL);
 	if (!err) {
 		end = s.k.done_off + s.k.done_len;
 		lm_dt_unpack_range(tmp, 0, s.k.done_len ? s.k.done_off : n,
@@ -121,17 +123,19 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 }
 
 static void deliver_rts(struct libmsg_request *req, int wsrc, uint32_t ctx,
-			int tag, const struct lm_rts *rts)
+			int tag, const struct lm_rts *rts,
+			const struct lm_rts_seg *seg)
 {
 	uint64_t n = rts->size < req->bytes ? rts->size : req->bytes;
 	int err, cls;
 
 	/* A span is taken into the type straight from where it lies. */
-	if (n && req->packed && !(rts->flags & LM_RTS_SPAN))
+	if (n && req->packed &&
+	    !(rts->flags & (LM_RTS_SPAN | LM_RTS_LAYOUT)))
 		err = take_packed(req, wsrc, ctx, tag, rts, n);
 	else
-		err = take(wsrc, ctx, tag, rts, req->packed ? NULL : req->buf,
-			   n, NULL, req);
+		err = take(wsrc, ctx, tag, rts, seg,
+			   req->packed ? NULL : req->buf, n, NULL, req);
 	cls = err ? lm_errno_class(err) :
 		rts->size > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	lm_status_set(&req->status, req->comm, wsrc, tag, err ? 0 : n, cls);
@@ -143,6 +147,7 @@ void lm_message_free(struct libmsg_message *msg)
 	if (msg->pulled)
 		lm.pulled -= msg->size;
 	free(msg->data);
+	free(msg->seg);
 	msg->magic = 0;
 	free(msg);
 }
@@ -151,7 +156,8 @@ void lm_match_deliver_msg(struct libmsg_request *req,
 			  struct libmsg_message *msg)
 {
 	if (msg->kind == LM_MSG_RTS && !msg->pulled) {
-		deliver_rts(req, msg->wsrc, msg->ctx, msg->tag, &msg->rts);
+		deliver_rts(req, msg->wsrc, msg->ctx, msg->tag, &msg->rts,
+			    msg->seg);
 	} else {
 		if (msg->kind == LM_MSG_EAGER_SYNC)
 			lm_send_ctl(msg->wsrc, LM_MSG_ACK, msg->rts.sreq, 0);
@@ -161,9 +167,49 @@ void lm_match_deliver_msg(struct libmsg_request *req,
 	lm_message_free(msg);
 }
 
+/*
+ * An RTS from rank src's ring into rts, checked: a malformed one stops
+ * the job.  A layout's segments come back in an allocation of their own.
+ */
+static struct lm_rts_seg *rts_parse(int src, const struct mpichan_msg *m,
+				    const unsigned char *p, struct lm_rts *rts)
+{
+	struct lm_rts_seg *seg;
+	size_t bytes;
+
+	if (m->len < LM_RTS_FIXED)
+		lm_fatal("protocol error: rendezvous offer of %u bytes from rank %d",
+			 m->len, src);
+	memcpy(rts, p, LM_RTS_FIXED);
+	if (rts->flags & LM_RTS_LAYOUT) {
+		if ((rts->flags & LM_RTS_SPAN) || !rts->nblk ||
+		    rts->nblk > LM_RTS_SEGS || m->len != lm_rts_wire_len(rts))
+			lm_fatal("protocol error: bad layout offer from rank %d",
+				 src);
+		bytes = m->len - LM_RTS_FIXED;
+		seg = malloc(bytes);
+		if (!seg)
+			lm_fatal("out of memory");
+		memcpy(seg, p + LM_RTS_FIXED, bytes);
+		if (!lm_layout_valid(rts, seg))
+			lm_fatal("protocol error: bad layout offer from rank %d",
+				 src);
+		return seg;
+	}
+	if (m->len > sizeof(*rts))
+		lm_fatal("protocol error: rendezvous offer of %u bytes from rank %d",
+			 m->len, src);
+	memcpy(rts, p, m->len);
+	if ((rts->flags & LM_RTS_SPAN) &&
+	    (m->len < lm_rts_wire_len(rts) || !lm_span_valid(rts)))
+		lm_fatal("protocol error: bad span offer from rank %d", src);
+	return NULL;
+}
+
 void lm_match_incoming(int src, const struct mpichan_msg *m)
 {
 	const unsigned char *p = (const unsigned char *)(m + 1);
+	struct lm_rts_seg *seg = NULL;
 	struct libmsg_request *req;
 	struct libmsg_message *msg;
 	struct lm_match *q;
@@ -178,14 +224,8 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 		p += sizeof(struct lm_sync);
 		size -= sizeof(struct lm_sync);
 	} else if (m->kind == LM_MSG_RTS) {
-		if (m->len < offsetof(struct lm_rts, blk) || m->len > sizeof(rts))
-			lm_fatal("protocol error: rendezvous offer of %u bytes from rank %d",
-				 m->len, src);
-		memcpy(&rts, p, m->len);
+		seg = rts_parse(src, m, p, &rts);
 		size = rts.size;
-		if ((rts.flags & LM_RTS_SPAN) &&
-		    (m->len < lm_rts_wire_len(&rts) || !lm_span_valid(&rts)))
-			lm_fatal("protocol error: bad span offer from rank %d", src);
 	}
 	if (m->context >= LM_MAX_CTX || m->tag < 0)
 		lm_fatal("protocol error: context %u tag %d from rank %d",
@@ -199,7 +239,8 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 			continue;
 		cds_list_del(&req->link);
 		if (m->kind == LM_MSG_RTS) {
-			deliver_rts(req, src, m->context, m->tag, &rts);
+			deliver_rts(req, src, m->context, m->tag, &rts, seg);
+			free(seg);
 		} else {
 			if (m->kind == LM_MSG_EAGER_SYNC)
 				lm_send_ctl(src, LM_MSG_ACK, rts.sreq, 0);
@@ -219,6 +260,7 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 	msg->ctx = m->context;
 	msg->size = size;
 	msg->rts = rts;
+	msg->seg = seg;
 	if (m->kind != LM_MSG_RTS && size)
 		memcpy(msg->data, p, size);
 	cds_list_add_tail(&msg->link, &q->unexpected);
@@ -347,8 +389,8 @@ static void pull_in(struct lm_match *q, void *arg)
 		msg->data = malloc(msg->size ? msg->size : 1);
 		if (!msg->data)
 			return;
-		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->data,
-			   msg->size, NULL, NULL);
+		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->seg,
+			   msg->data, msg->size, NULL, NULL);
 		if (err) {
 			/* The sender heard of it; the receive will too. */
 			free(msg->data);

@@ -89,10 +89,10 @@ static void send_done(struct libmsg_request *req, int err)
 }
 
 /*
- * Offer a rendezvous send's data: where it lies (rndv_span.c), or as it
- * is in buf.  LM_RTS_SPAN is set during the offer so that the device
- * refuses a span it cannot pin instead of offering the plain address;
- * then the send is packed.
+ * Offer a rendezvous send's data: where it lies (rndv_span.c, a tile or
+ * a layout), or as it is in buf.  LM_RTS_SPAN is set during the offer
+ * (for either) so that the device refuses a span it cannot pin instead
+ * of offering the plain address; then the send is packed.
  */
 static int offer(struct libmsg_request *req, uint32_t dst)
 {
@@ -150,8 +150,16 @@ static int send_try(struct libmsg_request *req)
 			if (req->rts.flags & LM_RTS_HANDLE)
 				lm.cq_wait++;
 		}
-		err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag, req->ctx,
-					&req->rts, lm_rts_wire_len(&req->rts));
+		if (req->rts.flags & LM_RTS_LAYOUT)
+			err = mpichan_ring_send2(ep, dst, LM_MSG_RTS, req->tag,
+						 req->ctx, &req->rts,
+						 LM_RTS_FIXED, req->span->seg,
+						 req->span->nseg *
+						 sizeof(req->span->seg[0]));
+		else
+			err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag,
+						req->ctx, &req->rts,
+						lm_rts_wire_len(&req->rts));
 		next = LM_S_WAIT_FIN;
 	}
 	if (err == -EAGAIN)

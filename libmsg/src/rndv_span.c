@@ -43,7 +43,6 @@
 
 #define LM_SPAN_SPARSE	4		/* span / data, at most */
 #define LM_SPAN_VM_MIN	16384		/* fallback: smallest block */
-#define LM_SPAN_BOUNCE	(64UL << 10)	/* blocks gathered per unpack */
 #define LM_SPAN_IOV	1024		/* blocks per process_vm_readv */
 #define LM_SPAN_STAGE	(256UL << 10)	/* ... and bytes, into a type */
 
@@ -54,9 +53,11 @@ int lm_span_prepare(struct libmsg_request *r)
 	uint64_t minlen = UINT64_MAX;
 	uint32_t j;
 
-	if (!lm.span || r->mode == LM_MODE_BUFFERED || r->bytes <= lm.eager ||
-	    !lm_dt_tile(r->dt, r->count, &t) || t.n * t.size != r->bytes ||
-	    lm_tile_span(&t) / LM_SPAN_SPARSE > r->bytes)
+	if (!lm.span || r->mode == LM_MODE_BUFFERED || r->bytes <= lm.eager)
+		return 0;
+	if (!lm_dt_tile(r->dt, r->count, &t) || t.n * t.size != r->bytes)
+		return lm_layout_prepare(r);
+	if (lm_tile_span(&t) / LM_SPAN_SPARSE > r->bytes)
 		return 0;
 	for (j = 0; j < t.k; j++)
 		if (t.blen[j] < minlen)
@@ -66,10 +67,11 @@ int lm_span_prepare(struct libmsg_request *r)
 		return 0;
 	if (lm.span == LM_SPAN_AUTO && !lm.job.window && minlen < LM_SPAN_VM_MIN)
 		return 0;
-	r->span = malloc(sizeof(t));
+	r->span = calloc(1, sizeof(*r->span));
 	if (!r->span)
 		return 0;
-	*r->span = t;
+	r->span->t = t;
+	r->span->bytes = lm_tile_span(&t);
 	/* MPI_BOTTOM with absolute displacements: add as integers. */
 	r->buf = (void *)((uintptr_t)r->ubuf + (uintptr_t)t.off);
 	return 1;
@@ -97,17 +99,26 @@ int lm_span_abandon(struct libmsg_request *r)
 
 uint64_t lm_span_offer_bytes(const struct libmsg_request *r)
 {
-	return lm_tile_span(r->span);
+	return r->span->bytes;
 }
 
-/* The RTS of a span offer: the message's size, and where its blocks are. */
+/*
+ * The RTS of a span offer: the message's size, and where its blocks are
+ * (a layout's segments follow the RTS in the ring).
+ */
 void lm_span_mark(struct lm_rts *rts, const struct libmsg_request *r)
 {
-	const struct lm_tile *t = r->span;
+	const struct lm_tile *t = &r->span->t;
 	uint32_t j;
 
-	rts->flags |= LM_RTS_SPAN;
 	rts->size = r->bytes;
+	if (r->span->nseg) {
+		rts->flags |= LM_RTS_LAYOUT;
+		rts->blen = r->span->bytes;
+		rts->nblk = r->span->nseg;
+		return;
+	}
+	rts->flags |= LM_RTS_SPAN;
 	rts->stride = t->stride;
 	rts->blen = t->size;
 	rts->nblk = t->k > 1 ? t->k : 0;
@@ -176,62 +187,6 @@ static uint64_t tile_locate(const struct lm_tile *t, uint64_t p, uint64_t *run)
 	return e * (uint64_t)t->stride + t->boff[j] + q;
 }
 
-/* Where the blocks go: a contiguous buffer, or a receive's own type. */
-struct span_dest {
-	unsigned char *buf;
-	const struct libmsg_request *req;
-	struct lm_tile rt;	/* req's type, when it is a tile too */
-	int same;		/* ... of the sender's blocks (any stride) */
-	unsigned char *bounce;	/* pieces gathered for one unpack */
-	uint64_t staged_at, staged;	/* ... from message byte staged_at */
-};
-
-/* Message bytes [p, p + bytes), packed at src, into the receive's type. */
-static void dest_unpack(struct span_dest *d, const unsigned char *src,
-			uint64_t p, uint64_t bytes)
-{
-	const struct libmsg_request *q = d->req;
-
-	lm_dt_unpack_range(src, p, p + bytes, q->ubuf, q->count, q->dt);
-}
-
-static void dest_flush(struct span_dest *d)
-{
-	if (d->staged)
-		dest_unpack(d, d->bounce, d->staged_at, d->staged);
-	d->staged = 0;
-}
-
-/* Room in the bounce for message bytes from p on (0: unpack directly). */
-static uint64_t dest_room(struct span_dest *d, uint64_t p)
-{
-	if (!d->bounce)
-		return 0;
-	if (d->staged && (p != d->staged_at + d->staged ||
-			  d->staged == LM_SPAN_BOUNCE))
-		dest_flush(d);
-	if (!d->staged)
-		d->staged_at = p;
-	return LM_SPAN_BOUNCE - d->staged;
-}
-
-/* bytes of the message from offset p, at src, into place. */
-static void dest_piece(struct span_dest *d, uint64_t p,
-		       const unsigned char *src, uint64_t bytes)
-{
-	if (d->buf) {
-		lm_copy_blocks(d->buf + p, 0, src, 0, bytes, 1);
-		return;
-	}
-	if (bytes <= dest_room(d, p)) {
-		lm_copy_blocks(d->bounce + d->staged, 0, src, 0, bytes, 1);
-		d->staged += bytes;
-		return;
-	}
-	dest_flush(d);
-	dest_unpack(d, src, p, bytes);
-}
-
 /*
  * Whole elements go a run at a time, block column by block column
  * (lm_tile_columns): one strided copy per block of the tile, into the
@@ -239,13 +194,13 @@ static void dest_piece(struct span_dest *d, uint64_t p,
  */
 
 /* Can elements go whole into d (else block by block)? */
-static int dest_whole(const struct span_dest *d, const struct lm_tile *t)
+static int dest_whole(const struct lm_dest *d, const struct lm_tile *t)
 {
-	return d->buf || d->same || t->size <= LM_SPAN_BOUNCE;
+	return d->buf || d->same || t->size <= LM_DEST_BOUNCE;
 }
 
 /* Elements e .. e + cnt - 1 of the message, whole, the first at src. */
-static void dest_elems(struct span_dest *d, const struct lm_tile *t,
+static void dest_elems(struct lm_dest *d, const struct lm_tile *t,
 		       uint64_t e, uint64_t cnt, const unsigned char *src)
 {
 	uint64_t pre[LM_TILE_BLOCKS], room, m;
@@ -264,10 +219,10 @@ static void dest_elems(struct span_dest *d, const struct lm_tile *t,
 		return;
 	}
 	for (; cnt; cnt -= m, e += m, src += m * (uint64_t)t->stride) {
-		room = dest_room(d, e * t->size) / t->size;
+		room = lm_dest_room(d, e * t->size) / t->size;
 		if (!room) {	/* the bounce is full for this size */
-			dest_flush(d);
-			room = dest_room(d, e * t->size) / t->size;
+			lm_dest_flush(d);
+			room = lm_dest_room(d, e * t->size) / t->size;
 		}
 		m = cnt < room ? cnt : room;
 		lm_tile_columns(d->bounce + d->staged, (int64_t)t->size, pre,
@@ -282,7 +237,7 @@ static void dest_elems(struct span_dest *d, const struct lm_tile *t,
  * in once, then walks on: runs of whole elements to dest_elems, the
  * rest block by block.
  */
-static void span_copy(struct span_dest *d, const struct lm_tile *t,
+static void span_copy(struct lm_dest *d, const struct lm_tile *t,
 		      uint64_t n, uint64_t from, const unsigned char *src,
 		      uint64_t len)
 {
@@ -323,7 +278,7 @@ static void span_copy(struct span_dest *d, const struct lm_tile *t,
 		m = (stop < to ? stop : to) - start;
 		if (m > n - p)
 			m = n - p;
-		dest_piece(d, p, src + (start - from), m);
+		lm_dest_piece(d, p, src + (start - from), m);
 		pre += t->blen[j++];
 	}
 }
@@ -334,7 +289,7 @@ static void span_copy(struct span_dest *d, const struct lm_tile *t,
  * with process_vm_readv, LM_SPAN_IOV of them at a time, never the gaps,
  * straight into a contiguous destination or through a staging piece.
  */
-static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
+static int span_take_vm(struct lm_dest *d, const struct lm_rts *rts,
 			const struct lm_tile *t, uint64_t n, uint64_t span)
 {
 	struct iovec riov[LM_SPAN_IOV], liov;
@@ -374,7 +329,7 @@ static int span_take_vm(struct span_dest *d, const struct lm_rts *rts,
 		else if ((uint64_t)r != chunk)
 			err = -EFAULT;
 		else if (stage)
-			dest_piece(d, p, stage, chunk);
+			lm_dest_piece(d, p, stage, chunk);
 	}
 	lm_scratch_put(stage, LM_SPAN_STAGE);
 	return err;
@@ -395,7 +350,7 @@ static int same_blocks(const struct lm_tile *t, const struct lm_tile *rt)
 
 struct span_sink {
 	struct lm_sink k;
-	struct span_dest *d;
+	struct lm_dest *d;
 	const struct lm_tile *t;
 	uint64_t n;		/* message bytes wanted */
 };
@@ -416,7 +371,7 @@ static void span_put(struct lm_sink *k, uint64_t off, const void *src,
 int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 		 uint64_t n, void *buf, const struct libmsg_request *req)
 {
-	struct span_dest d = { .buf = buf, .req = buf ? NULL : req };
+	struct lm_dest d = { .buf = buf, .req = buf ? NULL : req };
 	struct lm_tile t;
 	struct span_sink s = { { span_put, 0, 0 }, &d, &t, n };
 	unsigned char *tmp;
@@ -436,10 +391,10 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 	/* What the transport copies: the partial pages around a mapping. */
 	tmp = lm_scratch_get(sb);
 	if (d.req && !d.same)
-		d.bounce = lm_scratch_get(LM_SPAN_BOUNCE);
+		d.bounce = lm_scratch_get(LM_DEST_BOUNCE);
 	if (!tmp || (d.req && !d.same && !d.bounce)) {
 		lm_scratch_put(tmp, sb);
-		lm_scratch_put(d.bounce, LM_SPAN_BOUNCE);
+		lm_scratch_put(d.bounce, LM_DEST_BOUNCE);
 		/* Still take the message out (the sender must complete). */
 		lm.job.t->rndv_take(&lm.job, (uint32_t)wsrc, ctx, tag, rts,
 				    NULL, 0, NULL);
@@ -456,9 +411,9 @@ int lm_span_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 			if (end < sb)
 				span_copy(&d, &t, n, end, tmp + end, sb - end);
 		}
-		dest_flush(&d);
+		lm_dest_flush(&d);
 	}
 	lm_scratch_put(tmp, sb);
-	lm_scratch_put(d.bounce, LM_SPAN_BOUNCE);
+	lm_scratch_put(d.bounce, LM_DEST_BOUNCE);
 	return err;
 }

@@ -37,6 +37,27 @@ struct lm_job;
  */
 #define LM_RTS_SPAN	(1U << 2)
 #define LM_RTS_BLOCKS	8	/* blocks of an element, at most */
+/*
+ * The offer is the sender's span, blen bytes from its start, and the
+ * message's size bytes lie in it as the nblk segments that follow the
+ * RTS's fixed part (LM_RTS_FIXED) say (rndv_layout.c): segment 0 is the
+ * whole message, count elements stride apart from its off.  An element
+ * of a segment is a block of len bytes (nsub 0), or segments sub ..
+ * sub + nsub - 1 taken in order, sub above the segment's own index.
+ * While rndv_offer runs such an offer carries LM_RTS_SPAN, as a tile's.
+ */
+#define LM_RTS_LAYOUT	(1U << 3)
+#define LM_RTS_SEGS	64	/* segments of a layout, at most */
+#define LM_RTS_DEPTH	16	/* ... nested this deep, at most */
+
+struct lm_rts_seg {
+	int64_t off;		/* the first element, from the enclosing one */
+	int64_t stride;		/* bytes between elements */
+	uint64_t count;		/* elements, >= 1 */
+	uint64_t len;		/* bytes of data in one element */
+	uint32_t sub;		/* an element's segments: index of the first */
+	uint32_t nsub;		/* ... and how many; 0: a block of len bytes */
+};
 
 struct lm_rts_block {
 	uint32_t off;		/* from the element's start */
@@ -51,18 +72,28 @@ struct lm_rts {
 	uint32_t pid;		/* the sender's pid */
 	uint32_t flags;		/* LM_RTS_* */
 	int64_t stride;		/* LM_RTS_SPAN: from element to element */
-	uint64_t blen;		/* LM_RTS_SPAN: bytes per element */
-	uint32_t nblk;		/* LM_RTS_SPAN: blocks in blk, or 0 */
+	uint64_t blen;		/* LM_RTS_SPAN: bytes per element;
+				 * LM_RTS_LAYOUT: bytes of the span */
+	uint32_t nblk;		/* LM_RTS_SPAN: blocks in blk, or 0;
+				 * LM_RTS_LAYOUT: segments that follow */
 	uint32_t pad;
 	struct lm_rts_block blk[LM_RTS_BLOCKS];
 };
 
-/* Bytes of an RTS in the ring: only the blocks it uses. */
+/* What every RTS carries; a layout's segments follow it in the ring. */
+#define LM_RTS_FIXED	offsetof(struct lm_rts, blk)
+
+/* Bytes of an RTS in the ring: only the blocks (or segments) it uses. */
 static inline uint32_t lm_rts_wire_len(const struct lm_rts *rts)
 {
-	uint32_t n = rts->nblk < LM_RTS_BLOCKS ? rts->nblk : LM_RTS_BLOCKS;
+	uint32_t n;
 
-	return (uint32_t)(offsetof(struct lm_rts, blk) + n * sizeof(rts->blk[0]));
+	if (rts->flags & LM_RTS_LAYOUT) {
+		n = rts->nblk < LM_RTS_SEGS ? rts->nblk : LM_RTS_SEGS;
+		return (uint32_t)(LM_RTS_FIXED + n * sizeof(struct lm_rts_seg));
+	}
+	n = rts->nblk < LM_RTS_BLOCKS ? rts->nblk : LM_RTS_BLOCKS;
+	return (uint32_t)(LM_RTS_FIXED + n * sizeof(rts->blk[0]));
 }
 
 /*

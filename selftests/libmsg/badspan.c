@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * A peer's span offer (LM_RTS_SPAN, libmsg/src/rndv_span.c) that no
- * sender could have made: the receiver must refuse it with a protocol
- * error, not divide by zero, overflow or read outside the offer.  Rank 0
+ * A peer's span offer (LM_RTS_SPAN, libmsg/src/rndv_span.c) or layout
+ * offer (LM_RTS_LAYOUT, rndv_layout.c) that no sender could have made:
+ * the receiver must refuse it with a protocol error, not divide by zero,
+ * overflow, recurse without end or read outside the offer.  Rank 0
  * writes a rendezvous request straight into its ring to rank 1 (the
  * library's own ring and message kind: this program is linked against
  * the static library with its internal headers), rank 1 waits for it
  * with MPI_Recv.  The run script expects the job to fail with
- * "protocol error: bad span offer from rank 0".
+ * "protocol error: bad span offer from rank 0" (cases 1-12) or "bad
+ * layout offer" (13-25).
  *
  *   badspan CASE   (1 block length 0, 2 size not a multiple of the
  *                   block length, 3 stride below the block length,
@@ -18,7 +20,19 @@
  *                   overlapping, 10 block lengths that do not add up
  *                   to the element's, 11 stride below the last
  *                   block's end, 12 a message too short for its
- *                   blocks)
+ *                   blocks;
+ *                   layouts, 16 blocks of 64 bytes 128 apart in a
+ *                   span of 2048: 13 an element's segment not after
+ *                   its parent (a cycle), 14 segments past the last,
+ *                   15 an element's length not its segments' sum,
+ *                   16 blocks past the span, 17 a block before it,
+ *                   18 count 0, 19 a block of length 0, 20 a size
+ *                   the segments do not add up to, 21 more segments
+ *                   than LM_RTS_SEGS, 22 fewer segments in the message
+ *                   than it says, 23 nested deeper than LM_RTS_DEPTH,
+ *                   24 count x stride past 2^63, 25 both span and
+ *                   layout; 26: rank 0 only checks that the base
+ *                   layout the cases break is valid, and nothing fails)
  */
 #include "lm.h"
 
@@ -27,20 +41,77 @@
 #include <string.h>
 #include <unistd.h>
 
+static char data[4096];
+
+/* Cases 13-26: a layout offer of data, broken as the case says. */
+static int bad_layout(int which)
+{
+	struct lm_rts_seg seg[LM_RTS_SEGS + 1];
+	struct lm_rts rts;
+	uint32_t k = 2, j;
+
+	memset(&rts, 0, sizeof(rts));
+	memset(seg, 0, sizeof(seg));
+	rts.flags = LM_RTS_LAYOUT;
+	rts.addr = (uintptr_t)data;
+	rts.pid = (uint32_t)getpid();
+	rts.size = 1024;
+	rts.blen = 2048;
+	seg[0] = (struct lm_rts_seg){ .stride = 128, .count = 16, .len = 64,
+				      .sub = 1, .nsub = 1 };
+	seg[1] = (struct lm_rts_seg){ .count = 1, .len = 64 };
+	switch (which) {
+	case 13: seg[0].sub = 0; break;
+	case 14: seg[0].nsub = 2; break;
+	case 15: seg[0].len = 32; break;
+	case 16: seg[0].stride = 256; break;
+	case 17: seg[1].off = -8; break;
+	case 18: seg[1].count = 0; break;
+	case 19: seg[1].len = 0; seg[0].len = 0; rts.size = 0; break;
+	case 20: rts.size = 2048; break;
+	case 21: k = LM_RTS_SEGS + 1; break;
+	case 23:	/* a chain, each element the next segment */
+		k = LM_RTS_DEPTH + 1;
+		for (j = 1; j < k; j++)
+			seg[j] = (struct lm_rts_seg){ .count = 1, .len = 64,
+						      .sub = j + 1, .nsub = 1 };
+		seg[k - 1].nsub = 0;
+		break;
+	case 24: seg[0].count = 1ULL << 62; seg[0].stride = 1LL << 62;
+		rts.size = 1ULL << 40; break;
+	case 25: rts.flags |= LM_RTS_SPAN; break;
+	}
+	rts.nblk = k;
+	if (which == 26) {	/* the base itself is well formed */
+		printf("badspan: the base layout is %s\n",
+		       lm_layout_valid(&rts, seg) ? "valid" : "refused");
+		return 0;
+	}
+	return mpichan_ring_send2(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+				  LM_RTS_FIXED, seg,
+				  (which == 22 ? k - 1 : k) * sizeof(seg[0]));
+}
+
 int main(int argc, char **argv)
 {
-	static char data[4096];
 	int which = argc > 1 ? atoi(argv[1]) : 0, rank, size;
 	struct lm_rts rts;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size != 2 || which < 1 || which > 12) {
-		fprintf(stderr, "badspan: run with 2 ranks and a case 1-12\n");
+	if (size != 2 || which < 1 || which > 26) {
+		fprintf(stderr, "badspan: run with 2 ranks and a case 1-26\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	if (rank == 0) {
+	if (which == 26) {
+		if (rank == 0)
+			bad_layout(which);
+	} else if (rank == 0 && which >= 13) {
+		if (bad_layout(which))
+			MPI_Abort(MPI_COMM_WORLD, 3);
+		lm_notify(&lm.job, 1);
+	} else if (rank == 0) {
 		memset(&rts, 0, sizeof(rts));
 		rts.flags = LM_RTS_SPAN;
 		rts.addr = (uintptr_t)data;
@@ -81,7 +152,8 @@ int main(int argc, char **argv)
 			 MPI_STATUS_IGNORE);
 		printf("badspan: rank 1 accepted case %d\n", which);
 	}
-	/* Rank 1 must have stopped; the launcher ends rank 0 then. */
+	/* Rank 1 must have stopped (but for case 26); the launcher ends
+	 * rank 0 then. */
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Finalize();
 	return 0;

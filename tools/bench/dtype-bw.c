@@ -4,13 +4,16 @@
  * the same data size, MPI level, two ranks, one message in flight
  * (rank 0 sends, rank 1 receives and answers with an empty message).
  *
- *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES] [-t struct]
- *                         [-b B]
+ *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES]
+ *                         [-t struct|cube] [-b B]
  *
  * The strided messages are vectors of doubles with blocks of B bytes
  * every 2B (half the span is gaps), or with -t struct structs of three
  * blocks, B bytes at 0, 2B at 2B and B at 5B, every 8B (half the span
- * is gaps, unevenly), B from 8 B to 64 KiB (or only -b B), typed on
+ * is gaps, unevenly), or with -t cube the interior of a 3-D array of
+ * doubles: rows of B bytes every 2B, CUBE_ROWS rows a plane, one row
+ * more between planes (two strides: no tile, offered with its layout),
+ * B from 8 B to 64 KiB (or only -b B), typed on
  * both sides, on the sending side only (received as bytes), or on the
  * receiving side only.  Each strided measurement (ITERS messages) is
  * paired with a contiguous one just before it, ROUNDS times.  Prints
@@ -50,19 +53,31 @@ static double run(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 }
 
 #define NBLK 5
+#define CUBE_ROWS 16
+
+enum { VECTORS, STRUCTS, CUBES };
+static const char *const kinds[] = { "vectors", "structs", "3-D subarrays" };
 #define NCONF (1 + 3 * NBLK)
 #define MAXROUNDS 64
 
-/* The message's type for blocks of b bytes: a vector or a struct. */
-static MPI_Datatype typed(long bytes, long b, int structs, int *count)
+/* The message's type for blocks of b bytes: a vector, struct or cube. */
+static MPI_Datatype typed(long bytes, long b, int kind, int *count)
 {
+	int planes = (int)(bytes / (CUBE_ROWS * b));
+	int sizes[3] = { planes, CUBE_ROWS + 1, (int)(2 * b / 8) };
+	int sub[3] = { planes, CUBE_ROWS, (int)(b / 8) };
+	int start[3] = { 0, 0, 0 };
 	int bl[3] = { (int)b, (int)(2 * b), (int)b };
 	MPI_Aint d[3] = { 0, 2 * b, 5 * b };
 	MPI_Datatype ty[3] = { MPI_BYTE, MPI_BYTE, MPI_BYTE }, s, t;
 
-	if (!structs) {
+	if (kind == VECTORS) {
 		MPI_Type_vector((int)(bytes / b), (int)(b / 8),
 				(int)(2 * b / 8), MPI_DOUBLE, &t);
+		*count = 1;
+	} else if (kind == CUBES) {
+		MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
+					 MPI_DOUBLE, &t);
 		*count = 1;
 	} else {
 		MPI_Type_create_struct(3, bl, d, ty, &s);
@@ -87,7 +102,7 @@ int main(int argc, char **argv)
 	static const char *sides[] = { "both", "send", "recv" };
 	static double ratio[NCONF][MAXROUNDS];
 	long bytes = 4L << 20, b;
-	int iters = 4, rounds = 10, opt, size, c, side, round, structs = 0, n;
+	int iters = 4, rounds = 10, opt, size, c, side, round, kind = 0, n;
 	long only = 0;
 	double best[NCONF] = { 0 }, t, tc;
 	unsigned char *s, *r;
@@ -104,7 +119,8 @@ int main(int argc, char **argv)
 		else if (opt == 's')
 			bytes = atol(optarg);
 		else if (opt == 't')
-			structs = !strcmp(optarg, "struct");
+			kind = !strcmp(optarg, "struct") ? STRUCTS :
+				!strcmp(optarg, "cube") ? CUBES : VECTORS;
 		else if (opt == 'b')
 			only = atol(optarg);
 	}
@@ -116,10 +132,11 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	s = malloc((size_t)bytes * 2);
-	r = malloc((size_t)bytes * 2);
-	memset(s, 1, (size_t)bytes * 2);
-	memset(r, 2, (size_t)bytes * 2);
+	/* A cube's span is a little over twice its data. */
+	s = malloc((size_t)bytes * 3);
+	r = malloc((size_t)bytes * 3);
+	memset(s, 1, (size_t)bytes * 3);
+	memset(r, 2, (size_t)bytes * 3);
 	/*
 	 * Every strided measurement comes right after a contiguous one: the
 	 * ratio of the pair is what a busy host disturbs least.
@@ -132,7 +149,7 @@ int main(int argc, char **argv)
 				 iters);
 			side = (c - 1) / NBLK;
 			b = blocks[(c - 1) % NBLK];
-			v = typed(bytes, b, structs, &n);
+			v = typed(bytes, b, kind, &n);
 			if (side == 0)
 				t = run(s, n, v, r, n, v, iters);
 			else if (side == 1)
@@ -150,7 +167,7 @@ int main(int argc, char **argv)
 	if (rank == 0) {
 		printf("# %ld bytes of data in %s, %d rounds of %d messages; best GB/s,\n"
 		       "# median ratio to the contiguous run just before\n",
-		       bytes, structs ? "structs" : "vectors", rounds, iters);
+		       bytes, kinds[kind], rounds, iters);
 		printf("%-8s %8s %10s %8s\n", "typed", "block", "GB/s", "ratio");
 		printf("%-8s %8s %10.3f %8.2f\n", "contig", "-", best[0], 1.0);
 		for (c = 1; c < NCONF; c++) {

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * span.h: what the tests of sends offered where they lie (span.c for
+ * tiles, layout.c for other layouts) share.  Rank 0 sends a numbered
+ * stream of doubles laid out by its type; rank 1 checks its whole
+ * buffer, gaps included, against the same stream unpacked by MPI_Unpack
+ * (the packing code, not the one under test).  Over /dev/mpichan with
+ * debugfs mounted they also read how long the send the module holds is:
+ * the span when the data is offered where it lies, the data's length
+ * when it was packed.
+ */
+#ifndef LIBMSG_SPAN_H
+#define LIBMSG_SPAN_H
+
+#include <errno.h>
+
+#include "test.h"
+
+static double *stream;		/* element e is e + 0.25 */
+
+/* The stream: n doubles. */
+static inline void stream_init(size_t n)
+{
+	size_t e;
+
+	stream = malloc(n * sizeof(double));
+	CHECK(stream, "out of memory");
+	for (e = 0; e < n; e++)
+		stream[e] = (double)e + 0.25;
+}
+
+/* Bytes from the buffer's start that count t's reach (lb >= 0). */
+static inline size_t extent_of(MPI_Datatype t, int count)
+{
+	MPI_Aint lb, ext, tlb, text;
+	size_t all, last;
+
+	MPI_OK(MPI_Type_get_extent(t, &lb, &ext));
+	MPI_OK(MPI_Type_get_true_extent(t, &tlb, &text));
+	all = (size_t)ext * (size_t)count;
+	last = (size_t)(tlb + text) + (size_t)ext * (size_t)(count - 1);
+	return last > all ? last : all;
+}
+
+/* A buffer for count t's, gaps set to 0xee, data from the stream. */
+static inline double *laid_out(MPI_Datatype t, int count, int fill)
+{
+	size_t bytes = extent_of(t, count);
+	double *b = malloc(bytes);
+	int pos = 0, size;
+
+	CHECK(b, "out of memory");
+	memset(b, 0xee, bytes);
+	if (fill) {
+		MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+		MPI_OK(MPI_Unpack(stream, size, &pos, b, count, t,
+				  MPI_COMM_WORLD));
+	}
+	return b;
+}
+
+/* The receiver's buffer against the stream's first `got` bytes unpacked. */
+static inline void check_layout(const char *what, const double *b,
+				MPI_Datatype t, int count, int got)
+{
+	double *want = laid_out(t, count, 0);
+	size_t bytes = extent_of(t, count);
+	unsigned char *in;
+	int pos = 0, room;
+
+	/* What did not arrive stays as it was (0xee), like the gaps. */
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &room));
+	in = malloc((size_t)room);
+	CHECK(in, "out of memory");
+	memset(in, 0xee, (size_t)room);
+	memcpy(in, stream, (size_t)got);
+	MPI_OK(MPI_Unpack(in, room, &pos, want, count, t, MPI_COMM_WORLD));
+	CHECK(!memcmp(b, want, bytes), "%s: buffer differs from the layout",
+	      what);
+	free(in);
+	free(want);
+}
+
+/* Rank 0 sends count st's, rank 1 receives rcount rt's and checks. */
+static inline void one(const char *what, MPI_Datatype st, int count,
+		       MPI_Datatype rt, int rcount, int sync)
+{
+	MPI_Status s;
+	double *b;
+	int got, size;
+
+	if (t_rank == 0) {
+		b = laid_out(st, count, 1);
+		if (sync)
+			MPI_OK(MPI_Ssend(b, count, st, 1, 5, MPI_COMM_WORLD));
+		else
+			MPI_OK(MPI_Send(b, count, st, 1, 5, MPI_COMM_WORLD));
+		free(b);
+	} else if (t_rank == 1) {
+		int err, room;
+
+		MPI_OK(MPI_Pack_size(count, st, MPI_COMM_WORLD, &size));
+		MPI_OK(MPI_Pack_size(rcount, rt, MPI_COMM_WORLD, &room));
+		b = laid_out(rt, rcount, 0);
+		err = MPI_Recv(b, rcount, rt, 0, 5, MPI_COMM_WORLD, &s);
+		got = room < size ? room : size;
+		if (room < size) {
+			int cls;
+
+			MPI_Error_class(err, &cls);
+			CHECK(cls == MPI_ERR_TRUNCATE, "%s: error class %d",
+			      what, cls);
+		} else {
+			MPI_OK(err);
+			MPI_OK(MPI_Get_count(&s, MPI_BYTE, &room));
+			CHECK(room == size, "%s: count %d, sent %d", what,
+			      room, size);
+		}
+		check_layout(what, b, rt, rcount, got);
+		free(b);
+	}
+}
+
+/* Both send first, then receive: the offers wait unmatched (pulled). */
+static inline void head_to_head(MPI_Datatype t, int count)
+{
+	int peer = 1 - t_rank, size;
+	double *sb, *rb;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+	sb = laid_out(t, count, 1);
+	rb = laid_out(t, count, 0);
+	MPI_OK(MPI_Send(sb, count, t, peer, 6, MPI_COMM_WORLD));
+	MPI_OK(MPI_Recv(rb, count, t, peer, 6, MPI_COMM_WORLD,
+			MPI_STATUS_IGNORE));
+	check_layout("head to head", rb, t, count, size);
+	free(sb);
+	free(rb);
+}
+
+/*
+ * Over the module, with debugfs mounted: the length of rank 0's queued
+ * send to rank 1 with this tag (0 when there is none), or -1 when the
+ * job's state cannot be read (the fallback, no debugfs).
+ */
+static inline long long module_send_len(int want_tag)
+{
+	char path[128], line[256];
+	const char *id = getenv("MPICHAN_JOB_ID");
+	unsigned long long len;
+	int owner, peer, tag;
+	long long found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mpichan/job-%s/state",
+		 id ? id : "none");
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# span: module check skipped: %s: %s\n", path,
+		       strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "xfer %*u send %d %d %*u %d %llu", &owner,
+			   &peer, &tag, &len) == 4 &&
+		    owner == 0 && peer == 1 && tag == want_tag)
+			found = (long long)len;
+	fclose(f);
+	return found;
+}
+
+/*
+ * Rank 0 starts sending buf (count t's) with tag and tells rank 1, which
+ * looks at what the module holds for it (module_send_len) before it
+ * receives into rbuf.  The send is synchronous: rank 1 would pull a
+ * standard one's data while it waits for the note, and rank 0 would go
+ * on to its next send.
+ */
+static inline long long send_seen(const void *buf, int count,
+				  MPI_Datatype t, void *rbuf, int rcount,
+				  MPI_Datatype rt, int tag)
+{
+	long long len = -1;
+	MPI_Request r;
+
+	if (t_rank == 0) {
+		MPI_OK(MPI_Issend(buf, count, t, 1, tag, MPI_COMM_WORLD, &r));
+		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 1, 11, MPI_COMM_WORLD));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	} else {
+		MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 11, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		len = module_send_len(tag);
+		MPI_OK(MPI_Recv(rbuf, rcount, rt, 0, tag, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+	}
+	return len;
+}
+
+/*
+ * Over the module: the queued send of count t's is `want` bytes (the
+ * span, or the data when it is packed).
+ */
+static inline void module_holds(const char *what, MPI_Datatype t,
+				int count, long long want)
+{
+	long long len;
+	double *b;
+	int size;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Pack_size(count, t, MPI_COMM_WORLD, &size));
+	b = laid_out(t, count, t_rank == 0);
+	len = send_seen(b, count, t, b, count, t, 10);
+	if (t_rank == 1) {
+		CHECK(len < 0 || len == want,
+		      "%s: the module holds %lld bytes, not %lld", what, len,
+		      want);
+		if (len > 0)
+			printf("# span: %s: the module holds %lld bytes\n",
+			       what, len);
+		check_layout(what, b, t, count, size);
+	}
+	free(b);
+}
+
+#endif
