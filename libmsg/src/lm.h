@@ -571,6 +571,9 @@ void lm_dest_run(struct lm_dest *d, uint64_t p, const unsigned char *src,
 
 /* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
 
+/* A span offered may be this many times its data, at most. */
+#define LM_SPAN_SPARSE	4
+
 /* A send offered where it lies: a tile, or a layout's segments. */
 struct lm_span {
 	uint64_t bytes;		/* of the offer */

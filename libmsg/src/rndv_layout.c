@@ -31,8 +31,6 @@
 
 #include "lm.h"
 
-#define LM_SPAN_SPARSE	4		/* span / data, at most */
-
 /* What a segment amounts to, worked out from its last segment up. */
 struct seg_reach {
 	uint64_t size;		/* bytes of data */

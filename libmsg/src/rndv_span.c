@@ -41,7 +41,6 @@
 
 #include "lm.h"
 
-#define LM_SPAN_SPARSE	4		/* span / data, at most */
 #define LM_SPAN_VM_MIN	16384		/* fallback: smallest block */
 #define LM_SPAN_IOV	1024		/* blocks per process_vm_readv */
 #define LM_SPAN_STAGE	(256UL << 10)	/* ... and bytes, into a type */
