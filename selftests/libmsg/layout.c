@@ -229,13 +229,7 @@ static void bottom(void)
 	}
 	MPI_OK(MPI_Type_create_hindexed(24, bl, d, MPI_DOUBLE, &t));
 	MPI_OK(MPI_Type_commit(&t));
-	if (t_rank == 0) {
-		MPI_OK(MPI_Send(MPI_BOTTOM, 1, t, 1, 9, MPI_COMM_WORLD));
-	} else {
-		MPI_OK(MPI_Recv(MPI_BOTTOM, 1, t, 0, 9, MPI_COMM_WORLD,
-				MPI_STATUS_IGNORE));
-		check_layout("MPI_BOTTOM", b, down, 1, bytes_of(down, 1));
-	}
+	from_bottom(t, down, b, bytes_of(down, 1));
 	MPI_Type_free(&t);
 	MPI_Type_free(&down);
 	free(b);

@@ -97,13 +97,7 @@ static void bottom(void)
 		d[k] = base + (MPI_Aint)(k * SD * sizeof(double));
 	MPI_OK(MPI_Type_create_hindexed_block(NB, BD, d, MPI_DOUBLE, &t));
 	MPI_OK(MPI_Type_commit(&t));
-	if (t_rank == 0) {
-		MPI_OK(MPI_Send(MPI_BOTTOM, 1, t, 1, 9, MPI_COMM_WORLD));
-	} else {
-		MPI_OK(MPI_Recv(MPI_BOTTOM, 1, t, 0, 9, MPI_COMM_WORLD,
-				MPI_STATUS_IGNORE));
-		check_layout("MPI_BOTTOM", b, v, 1, NDATA * 8);
-	}
+	from_bottom(t, v, b, NDATA * 8);
 	MPI_Type_free(&t);
 	MPI_Type_free(&v);
 	free(b);

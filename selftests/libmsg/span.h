@@ -121,6 +121,23 @@ static inline void one(const char *what, MPI_Datatype st, int count,
 	}
 }
 
+/*
+ * Rank 0 sends one abs (blocks named by absolute address) from
+ * MPI_BOTTOM, rank 1 receives one into the same addresses of its own
+ * and checks buffer b against rel (the same blocks relative to b).
+ */
+static inline void from_bottom(MPI_Datatype abs, MPI_Datatype rel,
+			       const double *b, int got)
+{
+	if (t_rank == 0) {
+		MPI_OK(MPI_Send(MPI_BOTTOM, 1, abs, 1, 9, MPI_COMM_WORLD));
+	} else if (t_rank == 1) {
+		MPI_OK(MPI_Recv(MPI_BOTTOM, 1, abs, 0, 9, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		check_layout("MPI_BOTTOM", b, rel, 1, got);
+	}
+}
+
 /* Both send first, then receive: the offers wait unmatched (pulled). */
 static inline void head_to_head(MPI_Datatype t, int count)
 {
