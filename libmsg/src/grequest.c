@@ -10,13 +10,27 @@
  * whether it is complete.  The callbacks run under the library lock,
  * and may make MPI calls (the lock nests).
  *
- * Completing one from another thread at MPI_THREAD_MULTIPLE takes the
- * lock like any call and then wakes the threads that wait: one may be
- * asleep in the transport (lm_mt_kick).
+ * At MPI_THREAD_MULTIPLE a request is completed from another thread,
+ * the program's own worker, and that thread does not take the library
+ * lock: it puts the request on a wait-free queue (liburcu's wfcqueue)
+ * and wakes this rank; whoever holds the lock next takes the queue off
+ * (lm_greq_drain, from every poll and from every call about the
+ * request) and marks them complete.  So a worker never waits for a
+ * blocked call's poll or a long callback, and never turns the
+ * initialising thread's bias off (thread.c): only calls that take the
+ * lock do that.  A request already freed (MPI_Request_free) goes the
+ * locked way, since its free_fn runs in MPI_Grequest_complete; one
+ * freed while its completion is being queued has its free_fn run at the
+ * next poll instead.  Bad handles, and a second completion, go the
+ * locked way too, which reports them.
  *
  * The status setters query_fn uses are here too.
  */
+#if !defined(__SANITIZE_THREAD__)
+#define _LGPL_SOURCE	/* wfcqueue inline; see thread.c */
+#endif
 #include <stdlib.h>
+#include <urcu/wfcqueue.h>
 
 #include "lm.h"
 
@@ -25,7 +39,14 @@ struct lm_greq {
 	MPI_Grequest_free_function *free_fn;
 	MPI_Grequest_cancel_function *cancel;
 	void *extra;
+	struct libmsg_request *req;
+	int posted;		/* MPI_Grequest_complete was called */
+	struct cds_wfcq_node node;	/* on the completed queue */
 };
+
+/* Completed without the lock, not yet marked (as __cds_wfcq_init). */
+static struct __cds_wfcq_head completed_head;
+static struct cds_wfcq_tail completed_tail = { &completed_head.node };
 
 int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 		       MPI_Grequest_free_function *free_fn,
@@ -51,8 +72,10 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 	g->free_fn = free_fn;
 	g->cancel = cancel_fn;
 	g->extra = extra_state;
+	g->posted = 0;
 	r = lm_req_alloc(LM_REQ_GREQ);
 	r->greq = g;
+	g->req = r;
 	*request = r;
 	return MPI_SUCCESS;
 }
@@ -66,7 +89,62 @@ static int greq_free(struct libmsg_request *r)
 	return err;
 }
 
-int MPI_Grequest_complete(MPI_Request request)
+/* r's completion, with the lock held: free it, or mark it done. */
+static int greq_done(struct libmsg_request *r)
+{
+	if (__atomic_load_n(&r->freed, __ATOMIC_ACQUIRE))
+		return greq_free(r);
+	r->done = 1;
+	return MPI_SUCCESS;
+}
+
+/*
+ * Without the lock: queue r's completion (1), or leave the call to the
+ * locked way (0).
+ */
+static int greq_post(struct libmsg_request *r)
+{
+	struct lm_greq *g;
+
+	if (!lm.initialized || lm.finalized || !r ||
+	    r->magic != LM_MAGIC_REQ || r->kind != LM_REQ_GREQ ||
+	    __atomic_load_n(&r->freed, __ATOMIC_ACQUIRE))
+		return 0;
+	g = r->greq;
+	if (__atomic_exchange_n(&g->posted, 1, __ATOMIC_ACQ_REL))
+		return 0;
+	lm_tsan_release(g);
+	cds_wfcq_node_init(&g->node);
+	cds_wfcq_enqueue(&completed_head, &completed_tail, &g->node);
+	/*
+	 * A thread may be asleep in the transport: the device keeps a WAKE
+	 * that comes before its WAIT; the fallback's sleeper naps 2 ms at
+	 * most at this level (thread.c).
+	 */
+	lm.job.t->wake(&lm.job, lm.job.rank);
+	return 1;
+}
+
+/* The lock is held: mark what was completed without it.  1 if any. */
+int lm_greq_drain(void)
+{
+	struct cds_wfcq_node *n;
+	struct lm_greq *g;
+	int did = 0;
+
+	if (cds_wfcq_empty(&completed_head, &completed_tail))
+		return 0;
+	while ((n = __cds_wfcq_dequeue_blocking(&completed_head,
+						&completed_tail))) {
+		g = caa_container_of(n, struct lm_greq, node);
+		lm_tsan_acquire(g);
+		greq_done(g->req);
+		did = 1;
+	}
+	return did;
+}
+
+static int greq_complete_locked(MPI_Request request)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Grequest_complete";
@@ -77,17 +155,24 @@ int MPI_Grequest_complete(MPI_Request request)
 	    request->kind != LM_REQ_GREQ)
 		return lm_error(NULL, fn, MPI_ERR_REQUEST,
 				"not a generalized request");
-	if (request->done)
+	lm_greq_drain();
+	if (request->done ||
+	    __atomic_exchange_n(&request->greq->posted, 1, __ATOMIC_ACQ_REL))
 		return lm_error(NULL, fn, MPI_ERR_REQUEST,
 				"the generalized request is complete already");
-	if (request->freed) {
-		err = greq_free(request);
-		return err ? lm_error(NULL, fn, err, "free_fn failed") : 0;
-	}
-	request->done = 1;
+	err = greq_done(request);
+	if (err)
+		return lm_error(NULL, fn, err, "free_fn failed");
 	if (lm.thread_level == MPI_THREAD_MULTIPLE)
 		lm_mt_kick();
 	return MPI_SUCCESS;
+}
+
+int MPI_Grequest_complete(MPI_Request request)
+{
+	if (lm.thread_level == MPI_THREAD_MULTIPLE && greq_post(request))
+		return MPI_SUCCESS;
+	return greq_complete_locked(request);
 }
 
 /* query_fn fills the request's status; its error is the status's. */
@@ -115,8 +200,9 @@ int lm_greq_finish(MPI_Request *rp, MPI_Status *st)
 /* MPI_Request_free: now if complete, else when it completes. */
 int lm_greq_release(struct libmsg_request *r)
 {
+	lm_greq_drain();
 	if (!r->done) {
-		r->freed = 1;
+		__atomic_store_n(&r->freed, 1, __ATOMIC_RELEASE);
 		return MPI_SUCCESS;
 	}
 	return greq_free(r);
@@ -124,6 +210,7 @@ int lm_greq_release(struct libmsg_request *r)
 
 int lm_greq_cancel(struct libmsg_request *r)
 {
+	lm_greq_drain();
 	return r->greq->cancel(r->greq->extra, r->done);
 }
 

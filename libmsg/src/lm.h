@@ -286,6 +286,20 @@ extern struct lm_state lm;
 
 /* ---- thread.c: MPI_THREAD_MULTIPLE ------------------------------------- */
 
+/*
+ * ThreadSanitizer does not see the ordering liburcu gives (a grace
+ * period, its queues: uninstrumented): name it where the code relies
+ * on it, release before the hand-off, acquire after.
+ */
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define lm_tsan_release(p)	__tsan_release(p)
+#define lm_tsan_acquire(p)	__tsan_acquire(p)
+#else
+#define lm_tsan_release(p)	((void)(p))
+#define lm_tsan_acquire(p)	((void)(p))
+#endif
+
 extern __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
 /* MPI_Init_thread granted MULTIPLE: bias the lock to the calling thread. */
 void lm_mt_init(void);
@@ -680,6 +694,8 @@ int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
 int lm_greq_release(struct libmsg_request *req);
 /* MPI_Cancel of one: cancel_fn's error. */
 int lm_greq_cancel(struct libmsg_request *req);
+/* Lock held: mark those completed without it (1 if any). */
+int lm_greq_drain(void);
 
 /* ---- progress.c ------------------------------------------------------------ */
 

@@ -480,6 +480,9 @@ int lm_progress(void)
 	uint32_t src;
 	int did = 0;
 
+	/* Generalized requests other threads completed without the lock. */
+	if (lm.thread_level == MPI_THREAD_MULTIPLE)
+		did |= lm_greq_drain();
 	if (lm.npending)
 		did |= flush_pending();
 	for (src = 0; src < lm.job.nranks; src++)

@@ -82,16 +82,10 @@
  * ThreadSanitizer does not see the ordering a grace period gives (the
  * membarrier system call, in an uninstrumented library): tell it that
  * what the owner did in its section comes before what the revoking
- * thread does after synchronize_rcu().
+ * thread does after synchronize_rcu() (lm_tsan_release, lm.h).
  */
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#define tsan_release(p)	__tsan_release(p)
-#define tsan_acquire(p)	__tsan_acquire(p)
-#else
-#define tsan_release(p)	((void)(p))
-#define tsan_acquire(p)	((void)(p))
-#endif
+#define tsan_release(p)	lm_tsan_release(p)
+#define tsan_acquire(p)	lm_tsan_acquire(p)
 
 __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
 /*

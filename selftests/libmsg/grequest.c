@@ -17,12 +17,17 @@
  *    (the default wait: spinning, then asleep; run also with
  *    MPICHAN_WAIT=spin and =sleep), and in MPI_Waitany with a receive
  *    that a peer satisfies;
+ *  - completed by another thread while the owner holds the library lock
+ *    (in MPI_Comm_dup's attribute copy callback, which waits up to 10 s
+ *    for MPI_Grequest_complete to return): the completion does not take
+ *    the lock, and the owner's MPI_Wait then sees it;
  *  - MPI_Status_set_elements on derived and pair types, and bad
  *    arguments.
  */
 #include <pthread.h>
 
 #include "test.h"
+#include "flag.h"
 
 struct greq {
 	int queries, frees, cancels, last_complete;
@@ -230,6 +235,55 @@ static void other_thread(void)
 	pthread_join(th, NULL);
 }
 
+static struct greq held;	/* completed while the owner holds the lock */
+static int go, returned;
+
+static void *complete_when_told(void *arg)
+{
+	(void)arg;
+	if (!wait_for(&go))
+		return NULL;
+	MPI_OK(MPI_Grequest_complete(held.req));
+	raise_flag(&returned);
+	return NULL;
+}
+
+static int copy_waits(MPI_Comm comm, int keyval, void *extra, void *in,
+		      void *out, int *flag)
+{
+	(void)comm; (void)keyval; (void)in; (void)out;
+	*flag = 0;
+	raise_flag(&go);
+	*(int *)extra = wait_for(&returned);
+	return MPI_SUCCESS;
+}
+
+static void while_locked(void)
+{
+	int keyval, in_time = 0;
+	MPI_Status st;
+	MPI_Comm d;
+	pthread_t th;
+
+	start(&held);
+	MPI_OK(MPI_Comm_create_keyval(copy_waits, MPI_COMM_NULL_DELETE_FN,
+				      &keyval, &in_time));
+	MPI_OK(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL));
+	pthread_create(&th, NULL, complete_when_told, NULL);
+	MPI_OK(MPI_Comm_dup(MPI_COMM_SELF, &d));
+	pthread_join(th, NULL);
+	CHECK(in_time,
+	      "MPI_Grequest_complete waited for the lock the owner held");
+	MPI_OK(MPI_Wait(&held.req, &st));
+	CHECK(held.queries == 1 && held.frees == 1,
+	      "after a completion queued: queries %d frees %d",
+	      held.queries, held.frees);
+	check_status(&st);
+	MPI_OK(MPI_Comm_free(&d));
+	MPI_OK(MPI_Comm_delete_attr(MPI_COMM_SELF, keyval));
+	MPI_OK(MPI_Comm_free_keyval(&keyval));
+}
+
 static void set_elements(void)
 {
 	MPI_Status st;
@@ -310,6 +364,7 @@ int main(int argc, char **argv)
 	free_and_cancel();
 	query_errors();
 	other_thread();
+	while_locked();
 	set_elements();
 	bad_arguments();
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));

@@ -19,48 +19,18 @@
  *     deferred past the readers (ASan and TSan builds watch this).
  *  4. A bad argument still gets its error class from a query.
  */
-#include <errno.h>
-#include <pthread.h>
-#include <time.h>
-
 #include "test.h"
+#include "flag.h"
 
-#define WAIT_S		10
 #define THREADS		4
 #define ROUNDS		100
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int go, done;
 
 static MPI_Comm half;		/* WORLD split in even and odd ranks */
 static MPI_Group world_group;
 static MPI_Datatype vec, resized;
 static MPI_Status st48, st20;
-
-/* Wait for *flag under mu, up to WAIT_S seconds: did it come? */
-static int wait_for(int *flag)
-{
-	struct timespec ts;
-	int rc = 0;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += WAIT_S;
-	pthread_mutex_lock(&mu);
-	while (!*flag && rc != ETIMEDOUT)
-		rc = pthread_cond_timedwait(&cv, &mu, &ts);
-	rc = *flag;
-	pthread_mutex_unlock(&mu);
-	return rc;
-}
-
-static void raise_flag(int *flag)
-{
-	pthread_mutex_lock(&mu);
-	*flag = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-}
 
 /* Every lock-free query, on shared handles, checked against the layout. */
 static void queries(void)

@@ -40,6 +40,10 @@
  *   -q           with -T multiple: a second thread in every rank asks
  *                MPI_Comm_rank and MPI_Type_size once a millisecond
  *                while the benchmark runs (a monitoring thread)
+ *   -g           with -T multiple: a second thread in every rank
+ *                completes a generalized request once a millisecond
+ *                while the benchmark runs (an I/O helper); the main
+ *                thread starts them before and waits for them after
  *
  * Output (rank 0 only, or rank 1 for cpu): lines starting with '#' are
  * comments; every other line is data, fields separated by one space:
@@ -76,7 +80,7 @@ struct opts {
 	const char *mode;
 	long min, max;
 	long iters, least, warm;
-	int reps, pin, query;
+	int reps, pin, query, greq;
 	double sleep_s;
 };
 
@@ -98,7 +102,7 @@ static void usage(void)
 	if (rank == 0)
 		fprintf(stderr, "usage: mpi-bench latency|bw|cpu [-s MIN:MAX] "
 			"[-i N] [-I N] [-x N] [-r N] [-t SECS] [-p] "
-			"[-T LEVEL] [-q]\n");
+			"[-T LEVEL] [-q | -g]\n");
 	MPI_Abort(MPI_COMM_WORLD, 2);
 	exit(2);
 }
@@ -130,9 +134,10 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->reps = -1;
 	o->pin = 0;
 	o->query = 0;
+	o->greq = 0;
 	o->sleep_s = 1.0;
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:i:I:x:r:t:pT:q")) != -1) {
+	while ((c = getopt(argc, argv, "s:i:I:x:r:t:pT:qg")) != -1) {
 		switch (c) {
 		case 's': {
 			char *colon = strchr(optarg, ':');
@@ -151,6 +156,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 't': o->sleep_s = atof(optarg); break;
 		case 'p': o->pin = 1; break;
 		case 'q': o->query = 1; break;
+		case 'g': o->greq = 1; break;
 		case 'T': break;	/* taken before MPI_Init_thread */
 		default: usage();
 		}
@@ -430,6 +436,46 @@ static void *querier(void *arg)
 	return NULL;
 }
 
+/* -g: requests an I/O helper completes, one a millisecond. */
+#define GREQS 4096
+static MPI_Request greqs[GREQS];
+
+static int greq_query(void *extra, MPI_Status *st)
+{
+	(void)extra;
+	MPI_Status_set_elements(st, MPI_BYTE, 0);
+	MPI_Status_set_cancelled(st, 0);
+	return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+	(void)extra;
+	return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS;
+}
+
+static void *completer(void *arg)
+{
+	struct timespec nap = { 0, 1000000 };
+	int i;
+
+	(void)arg;
+	for (i = 0; i < GREQS; i++) {
+		MPI_Grequest_complete(greqs[i]);
+		/* Once the benchmark is over, the rest at once. */
+		if (!__atomic_load_n(&query_stop, __ATOMIC_RELAXED))
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
 /* -T LEVEL: the thread level asked for, or -1 (MPI_Init). */
 static int thread_level(int argc, char **argv)
 {
@@ -471,11 +517,18 @@ int main(int argc, char **argv)
 		die("MPI_Init_thread did not grant %s", levels[want]);
 	if (size < 2)
 		die("%s", "needs 2 ranks (ranks above 1 only wait)");
-	if (o.query && want != 3)
-		die("%s", "-q needs -T multiple");
+	if ((o.query || o.greq) && want != 3)
+		die("%s", "-q and -g need -T multiple");
+	if (o.query && o.greq)
+		die("%s", "-q or -g, not both");
 	if (o.pin)
 		pin();
-	if (o.query && pthread_create(&qt, NULL, querier, NULL))
+	for (len = 0; o.greq && len < GREQS; len++)
+		MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL,
+				   &greqs[len]);
+	len = 0;
+	if ((o.query || o.greq) &&
+	    pthread_create(&qt, NULL, o.query ? querier : completer, NULL))
 		die("%s", "pthread_create failed");
 	MPI_Get_library_version(version, &len);
 	nl = strchr(version, '\n');
@@ -489,7 +542,8 @@ int main(int argc, char **argv)
 		       version, size, o.pin ? ", pinned" : "",
 		       want >= 0 ? ", thread level " : "",
 		       want >= 0 ? levels[want] : "",
-		       o.query ? ", a querying thread" : "");
+		       o.query ? ", a querying thread" :
+		       o.greq ? ", a thread completing requests" : "");
 
 	if (!strcmp(o.mode, "latency") || !strcmp(o.mode, "bw")) {
 		sbuf = alloc(o.max);
@@ -505,10 +559,12 @@ int main(int argc, char **argv)
 	}
 	free(sbuf);
 	free(rbuf);
-	if (o.query) {
+	if (o.query || o.greq) {
 		__atomic_store_n(&query_stop, 1, __ATOMIC_RELAXED);
 		pthread_join(qt, NULL);
 	}
+	for (len = 0; o.greq && len < GREQS; len++)
+		MPI_Wait(&greqs[len], MPI_STATUS_IGNORE);
 	MPI_Finalize();
 	return 0;
 }
