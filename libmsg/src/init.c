@@ -210,7 +210,8 @@ static int finalize(void)
 	if (err)
 		return err;
 	/* Sends still queued or waiting for their receiver must finish. */
-	while (lm.npending || !cds_list_empty(&lm.inflight))
+	while (lm.npending || !cds_list_empty(&lm.inflight) ||
+	       !cds_list_empty(&lm.cancel_wait))
 		lm_progress_block();
 	finalize_barrier();
 	lm.job.t->finish(&lm.job);

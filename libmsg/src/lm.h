@@ -249,7 +249,8 @@ struct libmsg_request {
 	struct libmsg_datatype *dt;
 	uint64_t bytes;		/* count * size */
 	MPI_Status status;
-	struct cds_list_head link;	/* posted queue, pending, inflight */
+	struct cds_list_head link;	/* posted queue, pending, inflight,
+					 * cancel_wait */
 	void *bbuf;		/* buffered sends: the copy in the attached buffer */
 	struct lm_rts rts;	/* rendezvous sends: the offer */
 	struct lm_span *span;	/* offered where it lies: its layout */
@@ -277,6 +278,8 @@ struct lm_state {
 	struct cds_list_head *pending;	/* per destination: queued sends */
 	uint32_t npending;		/* sends queued in all of pending[] */
 	struct cds_list_head inflight;	/* sends waiting for FIN/ACK */
+	struct cds_list_head cancel_wait;	/* sends received, waiting for
+						 * their cancel's reply */
 	uint32_t cq_wait;		/* sends whose completion is a CQE */
 	uint8_t *dead;			/* per world rank: known dead */
 	pid_t pid;

@@ -53,6 +53,7 @@ int lm_progress_init(void)
 		CDS_INIT_LIST_HEAD(&pend_ctl[i]);
 	}
 	CDS_INIT_LIST_HEAD(&lm.inflight);
+	CDS_INIT_LIST_HEAD(&lm.cancel_wait);
 	lm.npending = 0;
 	return 0;
 }
@@ -290,28 +291,60 @@ static int flush_pending(void)
 	return did;
 }
 
+/*
+ * The send to rank src that a FIN, ACK or cancel reply names, found on
+ * list l, or NULL.  The name is the request's address, and comes from
+ * another process: it is looked up, never dereferenced as it is.
+ */
+static struct libmsg_request *named_send(struct cds_list_head *l, int src,
+					 uint64_t sreq)
+{
+	struct libmsg_request *req;
+
+	cds_list_for_each_entry(req, l, link)
+		if ((uintptr_t)req == sreq && req->wpeer == src)
+			return req;
+	return NULL;
+}
+
 /* A FIN or ACK: the receiver has the message. */
 static void send_matched(struct libmsg_request *req, int32_t status)
 {
-	if (req->magic != LM_MAGIC_REQ || req->kind != LM_REQ_SEND ||
-	    (req->state != LM_S_WAIT_FIN && req->state != LM_S_WAIT_ACK))
-		lm_fatal("protocol error: completion for an unknown send");
 	cds_list_del(&req->link);
 	req->status.MPI_ERROR = status ? lm_errno_class(status) : MPI_SUCCESS;
 	if (req->cancel) {
 		/* The cancel's reply is still coming: complete on it. */
 		req->state = LM_S_DONE;
+		cds_list_add_tail(&req->link, &lm.cancel_wait);
 		return;
 	}
 	send_done(req, req->status.MPI_ERROR);
 }
 
-static void cancel_reply(struct libmsg_request *req, int32_t withdrawn)
+/* A FIN or ACK from rank src. */
+static void ctl_matched(int src, uint64_t sreq, int32_t status)
 {
-	if (req->magic != LM_MAGIC_REQ || !req->cancel)
-		lm_fatal("protocol error: cancel reply for an unknown send");
+	struct libmsg_request *req = named_send(&lm.inflight, src, sreq);
+
+	if (!req || req->kind != LM_REQ_SEND ||
+	    (req->state != LM_S_WAIT_FIN && req->state != LM_S_WAIT_ACK))
+		lm_fatal("protocol error: completion for an unknown send from rank %d",
+			 src);
+	send_matched(req, status);
+}
+
+static void cancel_reply(int src, uint64_t sreq, int32_t withdrawn)
+{
+	struct libmsg_request *req = named_send(&lm.inflight, src, sreq);
+
+	if (!req)
+		req = named_send(&lm.cancel_wait, src, sreq);
+	if (!req || !req->cancel)
+		lm_fatal("protocol error: cancel reply for an unknown send from rank %d",
+			 src);
 	req->cancel = 0;
 	if (req->state == LM_S_DONE) {
+		cds_list_del(&req->link);
 		send_done(req, req->status.MPI_ERROR);
 	} else if (withdrawn) {
 		req->status.libmsg_cancelled = 1;
@@ -396,16 +429,14 @@ static void dispatch(int src, const struct mpichan_msg *m)
 	switch (m->kind) {
 	case LM_MSG_FIN:
 	case LM_MSG_ACK:
-		send_matched((struct libmsg_request *)(uintptr_t)ctl.sreq,
-			     ctl.status);
+		ctl_matched(src, ctl.sreq, ctl.status);
 		break;
 	case LM_MSG_CANCEL:
 		lm_send_ctl(src, LM_MSG_CANCEL_REPLY, ctl.sreq,
 			    lm_match_withdraw(src, ctl.sreq));
 		break;
 	case LM_MSG_CANCEL_REPLY:
-		cancel_reply((struct libmsg_request *)(uintptr_t)ctl.sreq,
-			     ctl.status);
+		cancel_reply(src, ctl.sreq, ctl.status);
 		break;
 	}
 }
@@ -457,6 +488,14 @@ static void peer_dead(int w)
 		cds_list_del(&req->link);
 		req->cancel = 0;
 		send_done(req, MPI_ERR_PROC_FAILED);
+	}
+	/* Received before w died; its cancel's reply will not come. */
+	cds_list_for_each_entry_safe(req, t, &lm.cancel_wait, link) {
+		if (req->wpeer != w)
+			continue;
+		cds_list_del(&req->link);
+		req->cancel = 0;
+		send_done(req, req->status.MPI_ERROR);
 	}
 	lm_match_peer_dead(w);
 }

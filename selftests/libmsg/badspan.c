@@ -9,7 +9,10 @@
  * the static library with its internal headers), rank 1 waits for it
  * with MPI_Recv.  The run script expects the job to fail with
  * "protocol error: bad span offer from rank 0" (cases 1-12) or "bad
- * layout offer" (13-25).
+ * layout offer" (13-25).  Cases 27-30 are control messages naming a
+ * send rank 1 never made (the name is the sender's request address:
+ * rank 1 must look it up, not follow it): "completion for an unknown
+ * send" or "cancel reply for an unknown send".
  *
  *   badspan CASE   (1 block length 0, 2 size not a multiple of the
  *                   block length, 3 stride below the block length,
@@ -32,7 +35,10 @@
  *                   than it says, 23 nested deeper than LM_RTS_DEPTH,
  *                   24 count x stride past 2^63, 25 both span and
  *                   layout; 26: rank 0 only checks that the base
- *                   layout the cases break is valid, and nothing fails)
+ *                   layout the cases break is valid, and nothing fails;
+ *                   27 a FIN naming request 0, 28 a FIN naming an
+ *                   address in rank 0, 29 an ACK naming one in rank 1
+ *                   (its MPI_COMM_WORLD), 30 a cancel reply)
  */
 #include "lm.h"
 
@@ -100,13 +106,23 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size != 2 || which < 1 || which > 26) {
-		fprintf(stderr, "badspan: run with 2 ranks and a case 1-26\n");
+	if (size != 2 || which < 1 || which > 30) {
+		fprintf(stderr, "badspan: run with 2 ranks and a case 1-30\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (which == 26) {
 		if (rank == 0)
 			bad_layout(which);
+	} else if (rank == 0 && which >= 27) {
+		static const uint16_t kinds[] = {
+			LM_MSG_FIN, LM_MSG_FIN, LM_MSG_ACK, LM_MSG_CANCEL_REPLY
+		};
+		uint64_t names[] = {
+			0, (uintptr_t)&rts, (uintptr_t)MPI_COMM_WORLD, 12345
+		};
+
+		lm_send_ctl(1, kinds[which - 27], names[which - 27], 0);
+		lm_notify(&lm.job, 1);
 	} else if (rank == 0 && which >= 13) {
 		if (bad_layout(which))
 			MPI_Abort(MPI_COMM_WORLD, 3);
