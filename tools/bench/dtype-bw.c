@@ -5,12 +5,15 @@
  * (rank 0 sends, rank 1 receives and answers with an empty message).
  *
  *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES]
- *                         [-t struct|cube] [-b B]
+ *                         [-t struct|struct12|cube] [-b B]
  *
  * The strided messages are vectors of doubles with blocks of B bytes
  * every 2B (half the span is gaps), or with -t struct structs of three
  * blocks, B bytes at 0, 2B at 2B and B at 5B, every 8B (half the span
- * is gaps, unevenly), or with -t cube the interior of a 3-D array of
+ * is gaps, unevenly), or with -t struct12 structs of 12 blocks of B
+ * bytes, B apart (more blocks than a tile holds: offered with their
+ * layout; BYTES is rounded down to whole structs of every B), or with
+ * -t cube the interior of a 3-D array of
  * doubles: rows of B bytes every 2B, CUBE_ROWS rows a plane, one row
  * more between planes (two strides: no tile, offered with its layout),
  * B from 8 B to 64 KiB (or only -b B), typed on
@@ -55,8 +58,10 @@ static double run(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 #define NBLK 5
 #define CUBE_ROWS 16
 
-enum { VECTORS, STRUCTS, CUBES };
-static const char *const kinds[] = { "vectors", "structs", "3-D subarrays" };
+enum { VECTORS, STRUCTS, CUBES, STRUCTS12 };
+static const char *const kinds[] = {
+	"vectors", "structs", "3-D subarrays", "structs of 12 blocks"
+};
 #define NCONF (1 + 3 * NBLK)
 #define MAXROUNDS 64
 
@@ -79,6 +84,20 @@ static MPI_Datatype typed(long bytes, long b, int kind, int *count)
 		MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
 					 MPI_DOUBLE, &t);
 		*count = 1;
+	} else if (kind == STRUCTS12) {
+		int bl12[12], k;
+		MPI_Aint d12[12];
+		MPI_Datatype ty12[12];
+
+		for (k = 0; k < 12; k++) {
+			bl12[k] = (int)b;
+			d12[k] = 2 * k * b;
+			ty12[k] = MPI_BYTE;
+		}
+		MPI_Type_create_struct(12, bl12, d12, ty12, &s);
+		MPI_Type_create_resized(s, 0, 24 * b, &t);
+		MPI_Type_free(&s);
+		*count = (int)(bytes / (12 * b));
 	} else {
 		MPI_Type_create_struct(3, bl, d, ty, &s);
 		MPI_Type_create_resized(s, 0, 8 * b, &t);
@@ -120,12 +139,15 @@ int main(int argc, char **argv)
 			bytes = atol(optarg);
 		else if (opt == 't')
 			kind = !strcmp(optarg, "struct") ? STRUCTS :
+				!strcmp(optarg, "struct12") ? STRUCTS12 :
 				!strcmp(optarg, "cube") ? CUBES : VECTORS;
 		else if (opt == 'b')
 			only = atol(optarg);
 	}
 	if (rounds < 1 || rounds > MAXROUNDS)
 		rounds = MAXROUNDS;
+	if (kind == STRUCTS12)	/* whole structs for every block size */
+		bytes -= bytes % (12 * blocks[NBLK - 1]);
 	if (size != 2) {
 		if (rank == 0)
 			fprintf(stderr, "dtype-bw: run with 2 ranks\n");
