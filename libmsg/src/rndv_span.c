@@ -28,9 +28,12 @@
  * which beat packing for 64 KiB blocks (0.91 of contiguous against 0.66,
  * sender-typed), not clearly for 4 KiB ones, and lost badly below (0.02
  * for 64-byte blocks), so there blocks of LM_SPAN_VM_MIN and more go
- * this way.  When the module
- * will not pin a span (RLIMIT_MEMLOCK, a gap that is not readable
- * memory), the send is packed after all.
+ * this way.  When the module will not pin a span (RLIMIT_MEMLOCK, a gap
+ * that is not readable memory), the send is packed after all.
+ *
+ * A type that is not a tile is offered with its whole layout instead
+ * (rndv_layout.c: lm_span_prepare hands it over); both kinds of offer
+ * put what they take through rndv_dest.c.
  */
 
 #include <errno.h>
