@@ -6,10 +6,11 @@
  * doubles laid out by the sender's type and checks the receiver's whole
  * buffer, gaps included, against the stream unpacked by MPI_Unpack (the
  * packing code, which the layout walk does not use):
- *   - a three-dimensional subarray (two strides), a transpose (an
- *     hvector of columns: blocks out of address order), a triangle (an
- *     indexed type of 40 blocks of growing length), a struct of 12
- *     fields, blocks in descending order;
+ *   - a three-dimensional subarray (two strides; and a flat one, many
+ *     planes of a few short rows), a transpose (an hvector of
+ *     columns: blocks out of address order), a triangle (an indexed
+ *     type of 40 blocks of growing length), a struct of 12 fields,
+ *     blocks in descending order;
  *   - each into itself, into bytes, into another of them, truncated
  *     (MPI_ERR_TRUNCATE, the part that fits in place);
  *   - synchronous, head to head (both offers wait unmatched and are
@@ -47,6 +48,18 @@ static MPI_Datatype sub3d(void)
 	int sizes[3] = { N3, 2 * N3, 2 * N3 + 8 };
 	int sub[3] = { N3 - 4, 2 * N3 - 8, 2 * N3 };
 	int start[3] = { 2, 4, 4 };
+	MPI_Datatype t;
+
+	MPI_OK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
+					MPI_DOUBLE, &t));
+	return commit(t);
+}
+
+/* A flat one: 256 planes of 3 rows of 4 doubles out of 260 x 5 x 8. */
+static MPI_Datatype flat3d(void)
+{
+	int sizes[3] = { 260, 5, 8 }, sub[3] = { 256, 3, 4 };
+	int start[3] = { 1, 1, 2 };
 	MPI_Datatype t;
 
 	MPI_OK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
@@ -303,7 +316,7 @@ static void cancelled(MPI_Datatype t)
 
 int main(int argc, char **argv)
 {
-	MPI_Datatype s3, tr, tri, st, down, many;
+	MPI_Datatype s3, flat, tr, tri, st, down, many;
 	int n3;
 
 	/* The fallback packs unless asked (it saves nothing there). */
@@ -311,6 +324,7 @@ int main(int argc, char **argv)
 	t_init(&argc, &argv);
 	stream_init(NSTREAM);
 	s3 = sub3d();
+	flat = flat3d();
 	tr = transpose();
 	tri = triangle();
 	st = structs();
@@ -326,6 +340,11 @@ int main(int argc, char **argv)
 		one("3-D subarray, truncated", s3, 1, MPI_DOUBLE, n3 / 3 + 1, 0);
 		one("3-D subarray into a triangle, truncated", s3, 1, tri, 1, 0);
 		one("doubles into a 3-D subarray", MPI_DOUBLE, n3, s3, 1, 0);
+		one("flat 3-D subarray", flat, 1, flat, 1, 0);
+		one("flat 3-D subarray into doubles", flat, 1, MPI_DOUBLE,
+		    256 * 12, 0);
+		one("flat 3-D subarray, truncated", flat, 1, MPI_DOUBLE,
+		    256 * 12 - 5, 0);
 		one("transpose", tr, 1, tr, 1, 0);
 		one("transpose into doubles", tr, 1, MPI_DOUBLE, NT * NT, 0);
 		one("doubles into a transpose", MPI_DOUBLE, NT * NT, tr, 1, 0);
@@ -335,6 +354,8 @@ int main(int argc, char **argv)
 		one("structs", st, NSTRUCT, st, NSTRUCT, 0);
 		one("structs into a 3-D subarray", st, NSTRUCT, s3, 1, 0);
 		one("structs, truncated", st, NSTRUCT, st, NSTRUCT / 2 + 1, 0);
+		one("structs into doubles", st, NSTRUCT, MPI_DOUBLE,
+		    NSTRUCT * 24, 0);
 		one("descending blocks", down, 1, MPI_DOUBLE, 24 * DB, 0);
 		one("descending blocks into themselves", down, 1, down, 1, 0);
 		one("100 blocks (packed)", many, 1, MPI_BYTE,
@@ -352,10 +373,12 @@ int main(int argc, char **argv)
 		module_holds("structs span", st, NSTRUCT, span_of(st, NSTRUCT));
 		module_holds("descending span", down, 1, span_of(down, 1));
 		module_holds("transpose span", tr, 1, span_of(tr, 1));
+		module_holds("flat 3-D subarray span", flat, 1, span_of(flat, 1));
 		module_holds("100 blocks packed", many, 1, bytes_of(many, 1));
 	}
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	MPI_Type_free(&s3);
+	MPI_Type_free(&flat);
 	MPI_Type_free(&tr);
 	MPI_Type_free(&tri);
 	MPI_Type_free(&st);
