@@ -3,7 +3,8 @@
  * flag.h: one thread raises a flag, another waits for it, up to
  * FLAG_WAIT_S seconds (the multi-threaded tests: readers.c,
  * grequest.c).  A wait that times out says a thread was held up, for
- * instance by a lock it should not have needed.
+ * instance by a lock it should not have needed; copy_holds_lock holds
+ * that lock for such a test.
  */
 #ifndef LIBMSG_FLAG_H
 #define LIBMSG_FLAG_H
@@ -11,6 +12,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
+
+#include "test.h"
 
 #define FLAG_WAIT_S	10
 
@@ -39,6 +42,29 @@ static inline void raise_flag(int *flag)
 	*flag = 1;
 	pthread_cond_broadcast(&flag_cv);
 	pthread_mutex_unlock(&flag_mu);
+}
+
+/*
+ * The library lock held on purpose: MPI_Comm_dup of a communicator that
+ * has an attribute of a keyval made with copy_holds_lock (its extra
+ * state a struct held_lock) runs the callback with the lock held.  The
+ * callback raises go, then waits for done; in_time says whether done
+ * came before the wait timed out.
+ */
+struct held_lock {
+	int go, done, in_time;
+};
+
+static inline int copy_holds_lock(MPI_Comm comm, int keyval, void *extra,
+				  void *in, void *out, int *flag)
+{
+	struct held_lock *h = extra;
+
+	(void)comm; (void)keyval; (void)in; (void)out;
+	*flag = 0;
+	raise_flag(&h->go);
+	h->in_time = wait_for(&h->done);
+	return MPI_SUCCESS;
 }
 
 #endif

@@ -236,43 +236,33 @@ static void other_thread(void)
 }
 
 static struct greq held;	/* completed while the owner holds the lock */
-static int go, returned;
+static struct held_lock hold;
 
 static void *complete_when_told(void *arg)
 {
 	(void)arg;
-	if (!wait_for(&go))
+	if (!wait_for(&hold.go))
 		return NULL;
 	MPI_OK(MPI_Grequest_complete(held.req));
-	raise_flag(&returned);
+	raise_flag(&hold.done);
 	return NULL;
-}
-
-static int copy_waits(MPI_Comm comm, int keyval, void *extra, void *in,
-		      void *out, int *flag)
-{
-	(void)comm; (void)keyval; (void)in; (void)out;
-	*flag = 0;
-	raise_flag(&go);
-	*(int *)extra = wait_for(&returned);
-	return MPI_SUCCESS;
 }
 
 static void while_locked(void)
 {
-	int keyval, in_time = 0;
+	int keyval;
 	MPI_Status st;
 	MPI_Comm d;
 	pthread_t th;
 
 	start(&held);
-	MPI_OK(MPI_Comm_create_keyval(copy_waits, MPI_COMM_NULL_DELETE_FN,
-				      &keyval, &in_time));
+	MPI_OK(MPI_Comm_create_keyval(copy_holds_lock, MPI_COMM_NULL_DELETE_FN,
+				      &keyval, &hold));
 	MPI_OK(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL));
 	pthread_create(&th, NULL, complete_when_told, NULL);
 	MPI_OK(MPI_Comm_dup(MPI_COMM_SELF, &d));
 	pthread_join(th, NULL);
-	CHECK(in_time,
+	CHECK(hold.in_time,
 	      "MPI_Grequest_complete waited for the lock the owner held");
 	MPI_OK(MPI_Wait(&held.req, &st));
 	CHECK(held.queries == 1 && held.frees == 1,

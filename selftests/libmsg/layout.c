@@ -42,12 +42,10 @@ static MPI_Datatype commit(MPI_Datatype t)
 	return t;
 }
 
-/* The interior of a 3-D array, two cells in from each face of it. */
-static MPI_Datatype sub3d(void)
+/* A 3-D subarray of doubles, C order. */
+static MPI_Datatype subarray3(const int *sizes, const int *sub,
+			      const int *start)
 {
-	int sizes[3] = { N3, 2 * N3, 2 * N3 + 8 };
-	int sub[3] = { N3 - 4, 2 * N3 - 8, 2 * N3 };
-	int start[3] = { 2, 4, 4 };
 	MPI_Datatype t;
 
 	MPI_OK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
@@ -55,16 +53,23 @@ static MPI_Datatype sub3d(void)
 	return commit(t);
 }
 
+/* The interior of a 3-D array, two cells in from each face of it. */
+static MPI_Datatype sub3d(void)
+{
+	static const int sizes[3] = { N3, 2 * N3, 2 * N3 + 8 };
+	static const int sub[3] = { N3 - 4, 2 * N3 - 8, 2 * N3 };
+	static const int start[3] = { 2, 4, 4 };
+
+	return subarray3(sizes, sub, start);
+}
+
 /* A flat one: 256 planes of 3 rows of 4 doubles out of 260 x 5 x 8. */
 static MPI_Datatype flat3d(void)
 {
-	int sizes[3] = { 260, 5, 8 }, sub[3] = { 256, 3, 4 };
-	int start[3] = { 1, 1, 2 };
-	MPI_Datatype t;
+	static const int sizes[3] = { 260, 5, 8 }, sub[3] = { 256, 3, 4 };
+	static const int start[3] = { 1, 1, 2 };
 
-	MPI_OK(MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
-					MPI_DOUBLE, &t));
-	return commit(t);
+	return subarray3(sizes, sub, start);
 }
 
 /* An NT x NT matrix column by column: its transpose in the message. */

@@ -25,7 +25,7 @@
 #define THREADS		4
 #define ROUNDS		100
 
-static int go, done;
+static struct held_lock hold;
 
 static MPI_Comm half;		/* WORLD split in even and odd ranks */
 static MPI_Group world_group;
@@ -96,21 +96,11 @@ static void receive_statuses(void)
 static void *query_when_told(void *arg)
 {
 	(void)arg;
-	if (!wait_for(&go))
+	if (!wait_for(&hold.go))
 		return NULL;
 	queries();
-	raise_flag(&done);
+	raise_flag(&hold.done);
 	return NULL;
-}
-
-static int copy_waits(MPI_Comm comm, int keyval, void *extra, void *in,
-		      void *out, int *flag)
-{
-	(void)comm; (void)keyval; (void)in; (void)out;
-	*flag = 0;
-	raise_flag(&go);
-	*(int *)extra = wait_for(&done);
-	return MPI_SUCCESS;
 }
 
 /* 2: the owner queries while the second thread is in the callback. */
@@ -190,7 +180,7 @@ int main(int argc, char **argv)
 {
 	MPI_Comm own[THREADS], d;
 	pthread_t th[THREADS];
-	int provided, keyval, in_time = 0, i;
+	int provided, keyval, i;
 
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
 	CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
@@ -207,24 +197,24 @@ int main(int argc, char **argv)
 	queries();
 
 	/* 1 */
-	MPI_OK(MPI_Comm_create_keyval(copy_waits, MPI_COMM_NULL_DELETE_FN,
-				      &keyval, &in_time));
+	MPI_OK(MPI_Comm_create_keyval(copy_holds_lock, MPI_COMM_NULL_DELETE_FN,
+				      &keyval, &hold));
 	MPI_OK(MPI_Comm_set_attr(half, keyval, NULL));
 	pthread_create(&th[0], NULL, query_when_told, NULL);
 	MPI_OK(MPI_Comm_dup(half, &d));
 	pthread_join(th[0], NULL);
-	CHECK(in_time, "a query waited for the lock the owner held");
+	CHECK(hold.in_time, "a query waited for the lock the owner held");
 	MPI_OK(MPI_Comm_free(&d));
 
 	/* 2 */
-	go = done = in_time = 0;
+	hold = (struct held_lock){ 0 };
 	MPI_OK(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL));
 	pthread_create(&th[0], NULL, dup_and_wait, NULL);
-	CHECK(wait_for(&go), "the second thread's dup did not start");
+	CHECK(wait_for(&hold.go), "the second thread's dup did not start");
 	queries();
-	raise_flag(&done);
+	raise_flag(&hold.done);
 	pthread_join(th[0], NULL);
-	CHECK(in_time, "the second thread's callback timed out");
+	CHECK(hold.in_time, "the second thread's callback timed out");
 	MPI_OK(MPI_Comm_delete_attr(MPI_COMM_SELF, keyval));
 	MPI_OK(MPI_Comm_delete_attr(half, keyval));
 	MPI_OK(MPI_Comm_free_keyval(&keyval));
