@@ -18,7 +18,7 @@
  *     probed message (MPI_Probe, MPI_Mprobe/Mrecv), MPI_BOTTOM with
  *     absolute addresses, a send that reads its bytes twice (overlapping
  *     blocks), a cancelled synchronous send (the receiver never sees
- *     it);
+ *     it), and every rank's send to itself (one rank too);
  *   - an indexed type of 100 blocks has more segments than an offer
  *     carries: packed, still delivered;
  *   - over /dev/mpichan with debugfs mounted: the module holds the span
@@ -291,6 +291,33 @@ static void overlapping(void)
 }
 
 /*
+ * Every rank sends t to itself (over the fallback the receiver reads
+ * the sender's span in its own memory), into t and into doubles.
+ */
+static void to_self(MPI_Datatype t, int count)
+{
+	int size = bytes_of(t, count);
+	double *b = laid_out(t, count, 1), *r = laid_out(t, count, 0);
+	double *d = malloc((size_t)size);
+	MPI_Request q;
+
+	CHECK(d, "out of memory");
+	MPI_OK(MPI_Isend(b, count, t, t_rank, 16, MPI_COMM_WORLD, &q));
+	MPI_OK(MPI_Recv(r, count, t, t_rank, 16, MPI_COMM_WORLD,
+			MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+	check_layout("to itself", r, t, count, size);
+	MPI_OK(MPI_Isend(b, count, t, t_rank, 17, MPI_COMM_WORLD, &q));
+	MPI_OK(MPI_Recv(d, size / 8, MPI_DOUBLE, t_rank, 17, MPI_COMM_WORLD,
+			MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+	CHECK(!memcmp(d, stream, (size_t)size), "to itself, into doubles");
+	free(b);
+	free(r);
+	free(d);
+}
+
+/*
  * Rank 0 cancels a synchronous send rank 1 has not received (nor pulled:
  * a synchronous offer waits for its receive): it never arrives.
  */
@@ -337,6 +364,8 @@ int main(int argc, char **argv)
 	many = hundred();
 	n3 = bytes_of(s3, 1) / 8;
 
+	to_self(s3, 1);
+	to_self(st, NSTRUCT);
 	if (t_size >= 2) {
 		one("3-D subarray", s3, 1, s3, 1, 0);
 		one("3-D subarray into doubles", s3, 1, MPI_DOUBLE, n3, 0);
