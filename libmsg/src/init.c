@@ -17,6 +17,8 @@
  *                      sends where they lie (rndv_span.c,
  *                      rndv_layout.c); auto: with a receive window, or
  *                      tiles of blocks of 16 KiB and more
+ *   MPICHAN_SPAN_SPARSE  offer a span of at most this many times its
+ *                      data (default LM_SPAN_SPARSE); sparser: packed
  */
 
 #include <errno.h>
@@ -108,6 +110,9 @@ static void read_settings(void)
 				    lm.oversubscribed ? 2 : 200);
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
+	lm.span_sparse = env_u64("MPICHAN_SPAN_SPARSE", LM_SPAN_SPARSE);
+	if (!lm.span_sparse)
+		lm.span_sparse = 1;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)

@@ -273,6 +273,7 @@ struct lm_state {
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
 	int span;			/* LM_SPAN_*: sends offered in place */
+	uint64_t span_sparse;		/* ... spans of at most this x data */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -588,8 +589,13 @@ void lm_dest_run(struct lm_dest *d, uint64_t p, const unsigned char *src,
 
 /* ---- rndv_span.c: non-contiguous rendezvous without packing ----------- */
 
-/* A span offered may be this many times its data, at most. */
-#define LM_SPAN_SPARSE	4
+/*
+ * A span offered may be this many times its data, at most (default;
+ * MPICHAN_SPAN_SPARSE).  Measured: a vector of 4 KiB blocks every 16
+ * blocks still goes 1.3x faster offered than packed, every 32 no
+ * faster (Documentation/performance.md).
+ */
+#define LM_SPAN_SPARSE	16
 
 /* A send offered where it lies: a tile, or a layout's segments. */
 struct lm_span {
@@ -601,6 +607,8 @@ struct lm_span {
 
 /* Sender: offer r where it lies (sets r->span, r->buf)?  1 if so. */
 int lm_span_prepare(struct libmsg_request *r);
+/* ... is a span of span bytes worth offering for bytes of data? */
+int lm_span_worth(uint64_t span, uint64_t bytes);
 uint64_t lm_span_offer_bytes(const struct libmsg_request *r);
 /* The send is over (or restarts): forget its span. */
 void lm_span_drop(struct libmsg_request *r);

@@ -18,7 +18,8 @@
  * The segments come from another process: before any walk they are
  * checked to nest forward only (no cycles), to add up to the message's
  * size, and to reach no byte outside the span (lm_layout_valid).  As
- * for tiles, a span more than LM_SPAN_SPARSE times the data is packed.
+ * for tiles, a span lm_span_worth refuses (mostly gaps, or larger than
+ * the receive window) is packed.
  * Over the fallback the span would be read whole, gaps and all, before
  * the gather: that saves nothing over packing, so there (unless
  * MPICHAN_SPAN=on) such sends are packed.
@@ -172,7 +173,7 @@ int lm_layout_prepare(struct libmsg_request *r)
 	    LM_RTS_FIXED + k * sizeof(seg[0]) > mpichan_max_payload(&lm.job.ep))
 		return 0;
 	span = (uint64_t)in[0].hi - (uint64_t)in[0].lo;
-	if (span / LM_SPAN_SPARSE > r->bytes)
+	if (!lm_span_worth(span, r->bytes))
 		return 0;
 	r->span = calloc(1, sizeof(*r->span) + k * sizeof(seg[0]));
 	if (!r->span)

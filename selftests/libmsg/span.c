@@ -11,7 +11,12 @@
  *   - head to head (both ranks send first: the unmatched offer is
  *     pulled), persistent (three starts, new data each), synchronous;
  *   - MPI_BOTTOM with absolute block addresses, count > 1 of a resized
- *     type that tiles, a sparse vector (packed instead);
+ *     type that tiles, a sparse vector (64 times its data: packed
+ *     instead);
+ *   - over the module, which send is offered (debugfs): a vector 8 times
+ *     its data is its span, the 64-times one its packed data, and so is
+ *     a vector whose span is larger than the receive window (this test
+ *     sets MPICHAN_WINDOW to 4 MiB unless it is set);
  *   - a gap that is not readable memory (PROT_NONE): over the module the
  *     send is packed (the module will not pin that span; debugfs shows
  *     the data's length), over the fallback the receiver reads the
@@ -44,6 +49,38 @@ static MPI_Datatype vec(int nb, int bd, int sd)
 	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
 	MPI_OK(MPI_Type_commit(&t));
 	return t;
+}
+
+/*
+ * Spans lm_span_worth refuses, and one it takes: over the module the
+ * send is packed (the module holds the data's length) unless it is
+ * worth offering (the span's).
+ */
+static void sparse_spans(MPI_Datatype sparse)
+{
+	const char *env = getenv("MPICHAN_WINDOW");
+	unsigned long long win = env ? strtoull(env, NULL, 0) : 64ULL << 20;
+	MPI_Datatype v8, wide;
+	int nb;
+
+	v8 = vec(NB / 8, BD, 8 * BD);
+	module_holds("8x sparse vector span", v8, 1,
+		     ((long long)(NB / 8 - 1) * 8 * BD + BD) * 8);
+	module_holds("64x sparse vector packed", sparse, 1,
+		     (long long)(NB / 8) * BD * 8);
+	MPI_Type_free(&v8);
+	/* 32 KiB blocks every 512 KiB (16x): a span just over the window. */
+	nb = (int)(win / (512 << 10)) + 1;
+	if (win < (1 << 20) || (long long)nb * 4096 > NDATA * 2) {
+		if (t_rank == 0)
+			printf("# span: window of %llu bytes: no span over it tested\n",
+			       win);
+		return;
+	}
+	wide = vec(nb, 4096, 16 * 4096);
+	module_holds("span over the window packed", wide, 1,
+		     (long long)nb * 4096 * 8);
+	MPI_Type_free(&wide);
 }
 
 /* A persistent send started three times, its data changed in between. */
@@ -233,6 +270,8 @@ int main(int argc, char **argv)
 
 	/* The fallback packs unless asked (it saves nothing there). */
 	setenv("MPICHAN_SPAN", "on", 0);
+	/* A small window, for a span that does not fit in it. */
+	setenv("MPICHAN_WINDOW", "4194304", 0);
 	t_init(&argc, &argv);
 	stream_init(NDATA * 2);
 	v = vec(NB, BD, SD);
@@ -254,6 +293,7 @@ int main(int argc, char **argv)
 		persistent(v);
 		bottom();
 		guarded();
+		sparse_spans(sparse);
 		module_holds("vector span", v, 1,
 			     ((long long)(NB - 1) * SD + BD) * 8);
 		structs(v, other);

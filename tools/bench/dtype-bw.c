@@ -5,10 +5,11 @@
  * (rank 0 sends, rank 1 receives and answers with an empty message).
  *
  *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES]
- *                         [-t struct|struct12|cube] [-b B]
+ *                         [-t struct|struct12|cube] [-b B] [-x X]
  *
  * The strided messages are vectors of doubles with blocks of B bytes
- * every 2B (half the span is gaps), or with -t struct structs of three
+ * every 2B (half the span is gaps; with -x, every X B: a span X times
+ * the data), or with -t struct structs of three
  * blocks, B bytes at 0, 2B at 2B and B at 5B, every 8B (half the span
  * is gaps, unevenly), or with -t struct12 structs of 12 blocks of B
  * bytes, B apart (more blocks than a tile holds: offered with their
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 static int rank;
+static long spread = 2;	/* vectors: the stride, in blocks */
 
 /* Seconds per message: sender's view, after warm-up. */
 static double run(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -78,7 +80,7 @@ static MPI_Datatype typed(long bytes, long b, int kind, int *count)
 
 	if (kind == VECTORS) {
 		MPI_Type_vector((int)(bytes / b), (int)(b / 8),
-				(int)(2 * b / 8), MPI_DOUBLE, &t);
+				(int)(spread * b / 8), MPI_DOUBLE, &t);
 		*count = 1;
 	} else if (kind == CUBES) {
 		MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
@@ -125,12 +127,13 @@ int main(int argc, char **argv)
 	long only = 0;
 	double best[NCONF] = { 0 }, t, tc;
 	unsigned char *s, *r;
+	size_t room;
 	MPI_Datatype v;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	while ((opt = getopt(argc, argv, "b:i:r:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:i:r:s:t:x:")) != -1) {
 		if (opt == 'i')
 			iters = atoi(optarg);
 		else if (opt == 'r')
@@ -143,7 +146,11 @@ int main(int argc, char **argv)
 				!strcmp(optarg, "cube") ? CUBES : VECTORS;
 		else if (opt == 'b')
 			only = atol(optarg);
+		else if (opt == 'x')
+			spread = atol(optarg);
 	}
+	if (spread < 1 || spread > 1024)
+		spread = 2;
 	if (rounds < 1 || rounds > MAXROUNDS)
 		rounds = MAXROUNDS;
 	if (kind == STRUCTS12)	/* whole structs for every block size */
@@ -155,10 +162,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* A cube's span is a little over twice its data. */
-	s = malloc((size_t)bytes * 3);
-	r = malloc((size_t)bytes * 3);
-	memset(s, 1, (size_t)bytes * 3);
-	memset(r, 2, (size_t)bytes * 3);
+	room = (size_t)bytes * (spread > 3 ? (size_t)spread : 3);
+	s = malloc(room);
+	r = malloc(room);
+	memset(s, 1, room);
+	memset(r, 2, room);
 	/*
 	 * Every strided measurement comes right after a contiguous one: the
 	 * ratio of the pair is what a busy host disturbs least.
@@ -190,6 +198,8 @@ int main(int argc, char **argv)
 		printf("# %ld bytes of data in %s, %d rounds of %d messages; best GB/s,\n"
 		       "# median ratio to the contiguous run just before\n",
 		       bytes, kinds[kind], rounds, iters);
+		if (kind == VECTORS)
+			printf("# a block every %ld blocks\n", spread);
 		printf("%-8s %8s %10s %8s\n", "typed", "block", "GB/s", "ratio");
 		printf("%-8s %8s %10.3f %8.2f\n", "contig", "-", best[0], 1.0);
 		for (c = 1; c < NCONF; c++) {
