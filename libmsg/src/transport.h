@@ -47,7 +47,11 @@ struct lm_job;
  * While rndv_offer runs such an offer carries LM_RTS_SPAN, as a tile's.
  */
 #define LM_RTS_LAYOUT	(1U << 3)
-#define LM_RTS_SEGS	64	/* segments of a layout, at most */
+/*
+ * Segments of a layout, at most (and only as many as fit in a ring
+ * message: 256 take 10 KiB, half the payload of a 2-rank job's ring).
+ */
+#define LM_RTS_SEGS	256
 #define LM_RTS_DEPTH	16	/* ... nested this deep, at most */
 
 struct lm_rts_seg {

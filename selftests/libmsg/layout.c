@@ -19,11 +19,12 @@
  *     absolute addresses, a send that reads its bytes twice (overlapping
  *     blocks), a cancelled synchronous send (the receiver never sees
  *     it), and every rank's send to itself (one rank too);
- *   - an indexed type of 100 blocks has more segments than an offer
- *     carries: packed, still delivered;
+ *   - an indexed type of 100 irregular blocks (101 segments): into
+ *     itself, into bytes, truncated; one of 300 has more segments than
+ *     an offer carries (LM_RTS_SEGS): packed, still delivered;
  *   - over /dev/mpichan with debugfs mounted: the module holds the span
  *     (not the data's length) for each layout, the data's length for
- *     the 100 blocks.
+ *     the 300 blocks.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
 #include "span.h"
@@ -35,6 +36,7 @@
 #define NSTREAM	(1 << 16)	/* doubles in the stream */
 #define DB	128		/* descending: doubles a block */
 #define DS	160		/* ... and from block to block */
+#define NIRR	300		/* irregular blocks: more than an offer carries */
 
 static MPI_Datatype commit(MPI_Datatype t)
 {
@@ -129,18 +131,18 @@ static MPI_Datatype descending(void)
 	return commit(t);
 }
 
-/* 100 blocks of irregular length and spacing: too many segments. */
-static MPI_Datatype hundred(void)
+/* n blocks of irregular length and spacing: a segment each. */
+static MPI_Datatype irregular(int n)
 {
-	int bl[100], d[100], i, at = 0;
+	int bl[NIRR], d[NIRR], i, at = 0;
 	MPI_Datatype t;
 
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < n && i < NIRR; i++) {
 		bl[i] = 20 + (i * 7) % 13;
 		d[i] = at;
 		at += bl[i] + 1 + i % 5;
 	}
-	MPI_OK(MPI_Type_indexed(100, bl, d, MPI_DOUBLE, &t));
+	MPI_OK(MPI_Type_indexed(i, bl, d, MPI_DOUBLE, &t));
 	return commit(t);
 }
 
@@ -348,7 +350,7 @@ static void cancelled(MPI_Datatype t)
 
 int main(int argc, char **argv)
 {
-	MPI_Datatype s3, flat, tr, tri, st, down, many;
+	MPI_Datatype s3, flat, tr, tri, st, down, hundred, many;
 	int n3;
 
 	/* The fallback packs unless asked (it saves nothing there). */
@@ -361,7 +363,8 @@ int main(int argc, char **argv)
 	tri = triangle();
 	st = structs();
 	down = descending();
-	many = hundred();
+	hundred = irregular(100);
+	many = irregular(NIRR);
 	n3 = bytes_of(s3, 1) / 8;
 
 	to_self(s3, 1);
@@ -392,7 +395,12 @@ int main(int argc, char **argv)
 		    NSTRUCT * 24, 0);
 		one("descending blocks", down, 1, MPI_DOUBLE, 24 * DB, 0);
 		one("descending blocks into themselves", down, 1, down, 1, 0);
-		one("100 blocks (packed)", many, 1, MPI_BYTE,
+		one("100 blocks", hundred, 1, hundred, 1, 0);
+		one("100 blocks into bytes", hundred, 1, MPI_BYTE,
+		    bytes_of(hundred, 1), 0);
+		one("100 blocks, truncated", hundred, 1, MPI_DOUBLE,
+		    bytes_of(hundred, 1) / 8 / 2 + 3, 0);
+		one("300 blocks (packed)", many, 1, MPI_BYTE,
 		    bytes_of(many, 1), 0);
 		head_to_head(s3, 1);
 		head_to_head(st, NSTRUCT);
@@ -408,7 +416,8 @@ int main(int argc, char **argv)
 		module_holds("descending span", down, 1, span_of(down, 1));
 		module_holds("transpose span", tr, 1, span_of(tr, 1));
 		module_holds("flat 3-D subarray span", flat, 1, span_of(flat, 1));
-		module_holds("100 blocks packed", many, 1, bytes_of(many, 1));
+		module_holds("100 blocks span", hundred, 1, span_of(hundred, 1));
+		module_holds("300 blocks packed", many, 1, bytes_of(many, 1));
 	}
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
 	MPI_Type_free(&s3);
@@ -417,6 +426,7 @@ int main(int argc, char **argv)
 	MPI_Type_free(&tri);
 	MPI_Type_free(&st);
 	MPI_Type_free(&down);
+	MPI_Type_free(&hundred);
 	MPI_Type_free(&many);
 	free(stream);
 	MPI_Finalize();

@@ -5,7 +5,8 @@
  * (rank 0 sends, rank 1 receives and answers with an empty message).
  *
  *   mpiexec -n 2 dtype-bw [-i ITERS] [-r ROUNDS] [-s BYTES]
- *                         [-t struct|struct12|cube] [-b B] [-x X]
+ *                         [-t struct|struct12|cube|irregular] [-b B]
+ *                         [-x X]
  *
  * The strided messages are vectors of doubles with blocks of B bytes
  * every 2B (half the span is gaps; with -x, every X B: a span X times
@@ -14,6 +15,10 @@
  * is gaps, unevenly), or with -t struct12 structs of 12 blocks of B
  * bytes, B apart (more blocks than a tile holds: offered with their
  * layout; BYTES is rounded down to whole structs of every B), or with
+ * -t irregular elements of up to 200 blocks of B bytes, apart by B/2,
+ * B or 3B/2 in turn (no tile: a layout of a segment per block; BYTES is
+ * rounded down to a multiple of 1600 KiB: whole elements for every B
+ * when it is below 12.5 MiB), or with
  * -t cube the interior of a 3-D array of
  * doubles: rows of B bytes every 2B, CUBE_ROWS rows a plane, one row
  * more between planes (two strides: no tile, offered with its layout),
@@ -60,10 +65,12 @@ static double run(void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 #define NBLK 5
 #define CUBE_ROWS 16
 
-enum { VECTORS, STRUCTS, CUBES, STRUCTS12 };
+enum { VECTORS, STRUCTS, CUBES, STRUCTS12, IRREGULAR };
 static const char *const kinds[] = {
-	"vectors", "structs", "3-D subarrays", "structs of 12 blocks"
+	"vectors", "structs", "3-D subarrays", "structs of 12 blocks",
+	"irregular blocks"
 };
+#define NIRR 200	/* -t irregular: blocks of one element, at most */
 #define NCONF (1 + 3 * NBLK)
 #define MAXROUNDS 64
 
@@ -86,6 +93,19 @@ static MPI_Datatype typed(long bytes, long b, int kind, int *count)
 		MPI_Type_create_subarray(3, sizes, sub, start, MPI_ORDER_C,
 					 MPI_DOUBLE, &t);
 		*count = 1;
+	} else if (kind == IRREGULAR) {
+		static MPI_Aint d[NIRR];
+		int k, n = bytes / b < NIRR ? (int)(bytes / b) : NIRR;
+		MPI_Aint at = 0;
+
+		for (k = 0; k < n; k++) {
+			d[k] = at;
+			at += b + b * (1 + k % 3) / 2;
+		}
+		MPI_Type_create_hindexed_block(n, (int)b, d, MPI_BYTE, &s);
+		MPI_Type_create_resized(s, 0, at, &t);
+		MPI_Type_free(&s);
+		*count = (int)(bytes / (n * b));
 	} else if (kind == STRUCTS12) {
 		int bl12[12], k;
 		MPI_Aint d12[12];
@@ -143,7 +163,8 @@ int main(int argc, char **argv)
 		else if (opt == 't')
 			kind = !strcmp(optarg, "struct") ? STRUCTS :
 				!strcmp(optarg, "struct12") ? STRUCTS12 :
-				!strcmp(optarg, "cube") ? CUBES : VECTORS;
+				!strcmp(optarg, "cube") ? CUBES :
+				!strcmp(optarg, "irregular") ? IRREGULAR : VECTORS;
 		else if (opt == 'b')
 			only = atol(optarg);
 		else if (opt == 'x')
@@ -155,6 +176,8 @@ int main(int argc, char **argv)
 		rounds = MAXROUNDS;
 	if (kind == STRUCTS12)	/* whole structs for every block size */
 		bytes -= bytes % (12 * blocks[NBLK - 1]);
+	if (kind == IRREGULAR)	/* whole elements for every block size */
+		bytes -= bytes % (NIRR * 8192);
 	if (size != 2) {
 		if (rank == 0)
 			fprintf(stderr, "dtype-bw: run with 2 ranks\n");
