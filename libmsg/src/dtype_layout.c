@@ -2,7 +2,7 @@
 /*
  * Building a derived type's layout (lm.h): the blocks in typemap
  * order, as segments, and its bounds, from copies of old types placed
- * by a constructor (dtype_build.c, dtype_darray.c's building blocks).
+ * by a constructor (dtype_build.c; dtype_darray.c builds on those).
  *
  * A copy of a one-segment type folds into a single strided segment
  * (a vector of doubles is one segment however long); a small layout is
