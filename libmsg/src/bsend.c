@@ -64,16 +64,21 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 		lm_send_start(req);
 		return MPI_SUCCESS;
 	}
+	s = lm_req_new(LM_REQ_SEND);
+	if (!s)
+		return lm_error(req->comm, fn, MPI_ERR_NO_MEM,
+				"out of memory for a request");
 	c = chunk_alloc(req->bytes + MPI_BSEND_OVERHEAD);
 	/* Earlier buffered sends may be done but not yet known: look. */
 	while (!c && lm_progress())
 		c = chunk_alloc(req->bytes + MPI_BSEND_OVERHEAD);
-	if (!c)
+	if (!c) {
+		free(s);
 		return lm_error(req->comm, fn, MPI_ERR_BUFFER,
 				"attached buffer (%zu bytes) has no room for %llu bytes",
 				bsize, (unsigned long long)req->bytes);
+	}
 	memcpy(bbase + c->off, req->buf, req->bytes);
-	s = lm_req_alloc(LM_REQ_SEND);
 	*s = *req;
 	CDS_INIT_LIST_HEAD(&s->link);
 	s->buf = bbase + c->off;

@@ -107,7 +107,12 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		return lm_error(comm, fn, err, "%s", failure(err));
 	}
 	if (request) {
-		req = lm_req_alloc(LM_REQ_COLL);
+		req = lm_req_new(LM_REQ_COLL);
+		if (!req) {
+			lm_sched_free(s);
+			return lm_error(comm, fn, MPI_ERR_NO_MEM,
+					"out of memory for a request");
+		}
 		req->comm = comm;
 		*request = req;
 		lm_sched_start(s, req);

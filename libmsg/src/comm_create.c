@@ -101,10 +101,16 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 				"request is NULL");
 	}
 	*request = MPI_REQUEST_NULL;
+	/* Before the (collective) duplication, which must not be undone. */
+	r = lm_req_new(LM_REQ_COLL);	/* a collective: not cancellable */
+	if (!r)
+		return lm_error(comm, "MPI_Comm_idup", MPI_ERR_NO_MEM,
+				"out of memory for a request");
 	err = comm_dup(comm, "MPI_Comm_idup", newcomm);
-	if (err)
+	if (err) {
+		free(r);
 		return err;
-	r = lm_req_alloc(LM_REQ_COLL);	/* a collective: not cancellable */
+	}
 	r->comm = comm;
 	r->done = 1;
 	*request = r;

@@ -73,7 +73,12 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 	g->cancel = cancel_fn;
 	g->extra = extra_state;
 	g->posted = 0;
-	r = lm_req_alloc(LM_REQ_GREQ);
+	r = lm_req_new(LM_REQ_GREQ);
+	if (!r) {
+		free(g);
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM,
+				"no memory for a generalized request");
+	}
 	r->greq = g;
 	g->req = r;
 	*request = r;

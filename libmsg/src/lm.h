@@ -685,6 +685,7 @@ static inline int lm_op_commutes(MPI_Op op)
 
 /* ---- request.c ------------------------------------------------------------ */
 
+struct libmsg_request *lm_req_new(int kind);
 struct libmsg_request *lm_req_alloc(int kind);
 void lm_req_init(struct libmsg_request *req, int kind);
 void lm_req_release(struct libmsg_request *req);
@@ -754,8 +755,11 @@ int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
 
 /* ---- match.c -------------------------------------------------------------- */
 
-/* A message arrived from world rank src (called in ring order). */
-void lm_match_incoming(int src, const struct mpichan_msg *m);
+/*
+ * A message arrived from world rank src (called in ring order): 0 when
+ * taken, -ENOMEM when it must stay in the ring for now.
+ */
+int lm_match_incoming(int src, const struct mpichan_msg *m);
 /* Post a receive: match it against the unexpected queue or queue it. */
 void lm_match_post(struct libmsg_request *req);
 /* Receive an Mprobe'd message into req. */

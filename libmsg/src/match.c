@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,10 +170,12 @@ void lm_match_deliver_msg(struct libmsg_request *req,
 
 /*
  * An RTS from rank src's ring into rts, checked: a malformed one stops
- * the job.  A layout's segments come back in an allocation of their own.
+ * the job.  A layout's segments come back in an allocation of their own
+ * (*nomem set when that fails).
  */
 static struct lm_rts_seg *rts_parse(int src, const struct mpichan_msg *m,
-				    const unsigned char *p, struct lm_rts *rts)
+				    const unsigned char *p, struct lm_rts *rts,
+				    int *nomem)
 {
 	struct lm_rts_seg *seg;
 	size_t bytes;
@@ -188,8 +191,10 @@ static struct lm_rts_seg *rts_parse(int src, const struct mpichan_msg *m,
 				 src);
 		bytes = m->len - LM_RTS_FIXED;
 		seg = malloc(bytes);
-		if (!seg)
-			lm_fatal("out of memory");
+		if (!seg) {
+			*nomem = 1;
+			return NULL;
+		}
 		memcpy(seg, p + LM_RTS_FIXED, bytes);
 		if (!lm_layout_valid(rts, seg))
 			lm_fatal("protocol error: bad layout offer from rank %d",
@@ -206,7 +211,29 @@ static struct lm_rts_seg *rts_parse(int src, const struct mpichan_msg *m,
 	return NULL;
 }
 
-void lm_match_incoming(int src, const struct mpichan_msg *m)
+/*
+ * Out of memory for a message from src: it stays in the ring (so its
+ * sender waits, and nothing is lost or reordered) until a later poll
+ * finds memory.  Said once.
+ */
+static int no_room(int src)
+{
+	static int said;
+
+	if (!said) {
+		said = 1;
+		fprintf(stderr, "libmsg: warning: rank %u: out of memory for a message from rank %d; it waits in the ring\n",
+			lm.job.rank, src);
+	}
+	return -ENOMEM;
+}
+
+/*
+ * A message from rank src's ring: to the receive it matches, or queued
+ * as unexpected.  0 when it is taken, -ENOMEM when it must stay in the
+ * ring for now.
+ */
+int lm_match_incoming(int src, const struct mpichan_msg *m)
 {
 	const unsigned char *p = (const unsigned char *)(m + 1);
 	struct lm_rts_seg *seg = NULL;
@@ -215,6 +242,7 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 	struct lm_match *q;
 	struct lm_rts rts;
 	uint64_t size = m->len;
+	int nomem = 0;
 
 	memset(&rts, 0, sizeof(rts));
 	if (m->kind == LM_MSG_EAGER_SYNC) {
@@ -224,15 +252,19 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 		p += sizeof(struct lm_sync);
 		size -= sizeof(struct lm_sync);
 	} else if (m->kind == LM_MSG_RTS) {
-		seg = rts_parse(src, m, p, &rts);
+		seg = rts_parse(src, m, p, &rts, &nomem);
+		if (nomem)
+			return no_room(src);
 		size = rts.size;
 	}
 	if (m->context >= LM_MAX_CTX || m->tag < 0)
 		lm_fatal("protocol error: context %u tag %d from rank %d",
 			 m->context, m->tag, src);
 	q = lm_match_get(m->context);
-	if (!q)
-		lm_fatal("out of memory");
+	if (!q) {
+		free(seg);
+		return no_room(src);
+	}
 
 	cds_list_for_each_entry(req, &q->posted, link) {
 		if (!recv_matches(req, src, m->tag))
@@ -246,13 +278,16 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 				lm_send_ctl(src, LM_MSG_ACK, rts.sreq, 0);
 			deliver_data(req, src, m->tag, p, size, 0);
 		}
-		return;
+		return 0;
 	}
 
 	msg = calloc(1, sizeof(*msg));
 	if (!msg || (m->kind != LM_MSG_RTS && size &&
-		     !(msg->data = malloc(size))))
-		lm_fatal("out of memory for an unexpected message");
+		     !(msg->data = malloc(size)))) {
+		free(msg);
+		free(seg);
+		return no_room(src);
+	}
 	msg->magic = LM_MAGIC_MSG;
 	msg->kind = m->kind;
 	msg->wsrc = src;
@@ -264,6 +299,7 @@ void lm_match_incoming(int src, const struct mpichan_msg *m)
 	if (m->kind != LM_MSG_RTS && size)
 		memcpy(msg->data, p, size);
 	cds_list_add_tail(&msg->link, &q->unexpected);
+	return 0;
 }
 
 struct libmsg_message *lm_match_find(struct lm_match *q, int wsrc, int tag)

@@ -152,12 +152,18 @@ static int check_mrecv(const char *fn, void *buf, int count, MPI_Datatype dt,
 	return lm_check_buffer(buf, count, dt, fn, NULL);
 }
 
+/*
+ * The receive of a matched message, started; NULL out of memory, the
+ * message still the caller's.
+ */
 static struct libmsg_request *mrecv_start(void *buf, int count,
 					  MPI_Datatype dt, MPI_Message *message)
 {
 	struct libmsg_message *msg = *message;
-	struct libmsg_request *r = lm_req_alloc(LM_REQ_RECV);
+	struct libmsg_request *r = lm_req_new(LM_REQ_RECV);
 
+	if (!r)
+		return NULL;
 	*message = MPI_MESSAGE_NULL;
 	lm_req_set_buffer(r, buf, count, dt);
 	if (msg == MPI_MESSAGE_NO_PROC) {
@@ -185,6 +191,9 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 	if (err)
 		return err;
 	r = mrecv_start(buf, count, datatype, message);
+	if (!r)
+		return lm_error(NULL, "MPI_Mrecv", MPI_ERR_NO_MEM,
+				"out of memory for a request");
 	err = lm_wait_one(r);
 	if (status)
 		*status = r->status;
@@ -205,5 +214,10 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
 	if (!request)
 		return lm_error(NULL, "MPI_Imrecv", MPI_ERR_REQUEST, "request is NULL");
 	*request = mrecv_start(buf, count, datatype, message);
+	if (!*request) {
+		*request = MPI_REQUEST_NULL;
+		return lm_error(NULL, "MPI_Imrecv", MPI_ERR_NO_MEM,
+				"out of memory for a request");
+	}
 	return MPI_SUCCESS;
 }

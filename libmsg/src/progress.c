@@ -404,7 +404,8 @@ static int cq_poll(void)
 	return n;
 }
 
-static void dispatch(int src, const struct mpichan_msg *m)
+/* One message from src's ring: 0, or -ENOMEM to leave it there. */
+static int dispatch(int src, const struct mpichan_msg *m)
 {
 	struct lm_ctl ctl;
 
@@ -412,8 +413,7 @@ static void dispatch(int src, const struct mpichan_msg *m)
 	case MPICHAN_MSG_DATA:
 	case LM_MSG_EAGER_SYNC:
 	case LM_MSG_RTS:
-		lm_match_incoming(src, m);
-		return;
+		return lm_match_incoming(src, m);
 	case LM_MSG_FIN:
 	case LM_MSG_ACK:
 	case LM_MSG_CANCEL:
@@ -439,6 +439,7 @@ static void dispatch(int src, const struct mpichan_msg *m)
 		cancel_reply(src, ctl.sreq, ctl.status);
 		break;
 	}
+	return 0;
 }
 
 static int drain(uint32_t src)
@@ -453,7 +454,8 @@ static int drain(uint32_t src)
 				ring_broken((int)src, err);
 			break;
 		}
-		dispatch((int)src, m);
+		if (dispatch((int)src, m))
+			break;	/* out of memory: try again later */
 		mpichan_ring_consume(&lm.job.ep, src, m);
 	}
 	return n;

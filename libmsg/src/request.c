@@ -33,13 +33,23 @@ void lm_req_init(struct libmsg_request *req, int kind)
 	status_empty(&req->status);
 }
 
-struct libmsg_request *lm_req_alloc(int kind)
+/* A new request, or NULL out of memory: the caller reports it. */
+struct libmsg_request *lm_req_new(int kind)
 {
 	struct libmsg_request *req = malloc(sizeof(*req));
 
+	if (req)
+		lm_req_init(req, kind);
+	return req;
+}
+
+/* The same where there is nobody to report to (MPI_Finalize). */
+struct libmsg_request *lm_req_alloc(int kind)
+{
+	struct libmsg_request *req = lm_req_new(kind);
+
 	if (!req)
 		lm_fatal("out of memory for a request");
-	lm_req_init(req, kind);
 	return req;
 }
 
