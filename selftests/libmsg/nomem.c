@@ -21,7 +21,8 @@
  *     contiguous and typed (packed); persistent ones; Mprobe and Mrecv
  *     (a failed call must leave the message to be received); Bsend; a
  *     generalized request;
- *   - at one rank: Comm_dup, Comm_split, Comm_create, Cart_create.
+ *   - at one rank: Comm_dup, idup, split, split_type, create,
+ *     create_group, Cart_create; nonblocking collectives.
  * The ASan build replaces malloc itself: there the program says so and
  * only checks that the operations succeed.
  */
@@ -566,6 +567,59 @@ static int c_cart(void *ctx)
 			       &made_comm);
 }
 
+static int c_split_type(void *ctx)
+{
+	(void)ctx;
+	return MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+				   MPI_INFO_NULL, &made_comm);
+}
+
+static int c_create_group(void *ctx)
+{
+	(void)ctx;
+	return MPI_Comm_create_group(MPI_COMM_WORLD, world_group, 5,
+				     &made_comm);
+}
+
+static int c_idup(void *ctx)
+{
+	MPI_Request q;
+	int err;
+
+	(void)ctx;
+	err = MPI_Comm_idup(MPI_COMM_WORLD, &made_comm, &q);
+	if (!err)
+		err = MPI_Wait(&q, MPI_STATUS_IGNORE);
+	return err;
+}
+
+/* Nonblocking collectives (their schedules), at one rank. */
+static int k_icoll(void *ctx)
+{
+	static double in[4096], out[4096];
+	MPI_Request q[3];
+	int err, n = 0;
+
+	(void)ctx;
+	err = MPI_Iallreduce(in, out, 4096, MPI_DOUBLE, MPI_SUM,
+			     MPI_COMM_WORLD, &q[n]);
+	if (!err)
+		n++, err = MPI_Ibcast(in, 4096, MPI_DOUBLE, 0, MPI_COMM_WORLD,
+				       &q[n]);
+	if (!err)
+		n++, err = MPI_Ibarrier(MPI_COMM_WORLD, &q[n]);
+	if (!err)
+		n++;
+	if (n) {
+		int was = armed;
+
+		armed = 0;
+		MPI_OK(MPI_Waitall(n, q, MPI_STATUSES_IGNORE));
+		armed = was;
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct op local[] = {
@@ -591,6 +645,10 @@ int main(int argc, char **argv)
 		{ "Comm_split", c_split, comm_free },
 		{ "Comm_create", c_create, comm_free },
 		{ "Cart_create", c_cart, comm_free },
+		{ "Comm_split_type", c_split_type, comm_free },
+		{ "Comm_create_group", c_create_group, comm_free },
+		{ "Comm_idup", c_idup, comm_free },
+		{ "Iallreduce + Ibcast + Ibarrier", k_icoll, nothing },
 	};
 	const struct op contents = { "Type_get_contents", t_contents, nothing };
 	const struct op attr = { "Comm_set_attr", a_set, attr_delete };
