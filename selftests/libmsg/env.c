@@ -2,9 +2,57 @@
 /*
  * The environment calls: Initialized/Finalized around Init and
  * Finalize, Init_thread's level, Wtime/Wtick, processor name, version,
- * the world's size and rank from the launcher, MPI_TAG_UB.
+ * the world's size and rank from the launcher, MPI_TAG_UB.  Over
+ * /dev/mpichan, the receive window's size (/proc/self/maps): as
+ * MPICHAN_WINDOW says, else 1 GiB, or (ENV_WINDOW_CAPPED=1: run under a
+ * small RLIMIT_AS) less, but no less than 64 MiB.
  */
+#include <sys/resource.h>
+
+#include <linux/mpichan.h>
+
 #include "test.h"
+
+/* The receive window's bytes in /proc/self/maps, or 0: none. */
+static unsigned long long window_bytes(void)
+{
+	unsigned long long lo, hi, off, found = 0;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	CHECK(f, "/proc/self/maps");
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, MPICHAN_DEVICE) &&
+		    sscanf(line, "%llx-%llx %*s %llx", &lo, &hi, &off) == 3 &&
+		    off == MPICHAN_WINDOW_OFFSET)
+			found = hi - lo;
+	fclose(f);
+	return found;
+}
+
+static void check_window(void)
+{
+	const char *set = getenv("MPICHAN_WINDOW");
+	const char *capped = getenv("ENV_WINDOW_CAPPED");
+	unsigned long long w = window_bytes();
+
+	const char *tr = getenv("MPICHAN_TRANSPORT");
+
+	if (access(MPICHAN_DEVICE, F_OK) || (tr && !strcmp(tr, "shm"))) {
+		CHECK(!w, "a window of %llu bytes without the device", w);
+		return;
+	}
+	if (t_rank == 0)
+		printf("# env: receive window of %llu bytes\n", w);
+	if (set)
+		CHECK(w == (strtoull(set, NULL, 0) & ~4095ULL),
+		      "window %llu bytes, MPICHAN_WINDOW=%s", w, set);
+	else if (capped)
+		CHECK(w >= 64ULL << 20 && w < MPICHAN_WINDOW_MAX_BYTES,
+		      "window %llu bytes under RLIMIT_AS", w);
+	else
+		CHECK(w == MPICHAN_WINDOW_MAX_BYTES, "window %llu bytes", w);
+}
 
 int main(int argc, char **argv)
 {
@@ -44,6 +92,7 @@ int main(int argc, char **argv)
 	CHECK(provided == MPI_THREAD_FUNNELED, "Query_thread");
 	MPI_OK(MPI_Is_thread_main(&flag));
 	CHECK(flag, "Is_thread_main");
+	check_window();
 	MPI_OK(MPI_Finalize());
 	MPI_OK(MPI_Finalized(&flag));
 	CHECK(flag, "not finalized");
