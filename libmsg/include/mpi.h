@@ -252,6 +252,12 @@ int MPI_Get_library_version(char *version, int *resultlen);
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 int MPI_Error_class(int errorcode, int *errorclass);
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;	/* MPI-2 name */
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+			       MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);

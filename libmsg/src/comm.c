@@ -145,6 +145,7 @@ struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
 	}
 	c->rank = lm_comm_local(c, (int)lm.job.rank);
 	c->errh = parent->errh;
+	lm_errh_hold(c->errh);
 	return c;
 }
 
@@ -167,6 +168,8 @@ static void comm_reclaim(struct rcu_head *head)
 void lm_comm_discard(struct libmsg_comm *c)
 {
 	c->magic = 0;
+	lm_errh_put(c->errh);
+	c->errh = MPI_ERRORS_ARE_FATAL;
 	lm_defer_free(&caa_container_of(c, struct comm_box, c)->rcu,
 		      comm_reclaim);
 }
@@ -257,6 +260,10 @@ void lm_comm_fini(void)
 	nmatches = 0;
 	libmsg_comm_world.magic = 0;
 	libmsg_comm_self.magic = 0;
+	lm_errh_put(libmsg_comm_world.errh);
+	lm_errh_put(libmsg_comm_self.errh);
+	libmsg_comm_world.errh = MPI_ERRORS_ARE_FATAL;
+	libmsg_comm_self.errh = MPI_ERRORS_ARE_FATAL;
 }
 
 int lm_comm_local(const struct libmsg_comm *comm, int w)

@@ -4,6 +4,12 @@
  * Error codes are the classes themselves; the detail of the last error
  * raised (which call, which argument) is kept and shown by
  * MPI_Error_string for that class, and printed when a handler aborts.
+ *
+ * A user's error handler (MPI_Comm_create_errhandler) is counted: the
+ * user's handle, each communicator it is set on (or inherited by), and
+ * each MPI_Comm_get_errhandler hold it; it is freed when the last lets
+ * go.  It is called with the library lock held (at
+ * MPI_THREAD_MULTIPLE), which the calls it makes take again, nested.
  */
 
 #include <errno.h>
@@ -14,9 +20,15 @@
 
 #include "lm.h"
 
-struct libmsg_errhandler libmsg_errors_are_fatal = { LM_MAGIC_ERRH, LM_ERRH_FATAL };
-struct libmsg_errhandler libmsg_errors_return = { LM_MAGIC_ERRH, LM_ERRH_RETURN };
-struct libmsg_errhandler libmsg_errors_abort = { LM_MAGIC_ERRH, LM_ERRH_ABORT };
+struct libmsg_errhandler libmsg_errors_are_fatal = {
+	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_FATAL
+};
+struct libmsg_errhandler libmsg_errors_return = {
+	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_RETURN
+};
+struct libmsg_errhandler libmsg_errors_abort = {
+	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_ABORT
+};
 
 static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",
@@ -112,6 +124,13 @@ int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 		h = comm->errh;
 	if (h->kind == LM_ERRH_RETURN)
 		return code;
+	if (h->kind == LM_ERRH_USER) {
+		MPI_Comm c = comm;
+		int e = code;
+
+		h->fn(&c, &e);
+		return code;
+	}
 	lm_fatal("%s: %s (%s)", fn, msg,
 		 code >= 0 && code < MPI_ERR_LASTCODE && class_names[code] ?
 		 class_names[code] : "unknown error class");
@@ -155,6 +174,56 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 	return MPI_SUCCESS;
 }
 
+void lm_errh_hold(MPI_Errhandler h)
+{
+	if (h->kind == LM_ERRH_USER)
+		h->refs++;
+}
+
+void lm_errh_put(MPI_Errhandler h)
+{
+	if (h->kind == LM_ERRH_USER && !--h->refs) {
+		h->magic = 0;
+		free(h);
+	}
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+			       MPI_Errhandler *errhandler)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_create_errhandler";
+	MPI_Errhandler h;
+
+	lm_check_init(fn);
+	if (!comm_errhandler_fn || !errhandler)
+		return lm_error(NULL, fn, MPI_ERR_ARG,
+				"function or errhandler is NULL");
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM,
+				"out of memory for an error handler");
+	h->magic = LM_MAGIC_ERRH;
+	h->kind = LM_ERRH_USER;
+	h->fn = comm_errhandler_fn;
+	h->refs = 1;
+	*errhandler = h;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_call_errhandler";
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	/* The handler's own verdict: MPI_SUCCESS once it returns. */
+	lm_error(comm, fn, errorcode, "raised by the program");
+	return MPI_SUCCESS;
+}
+
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
 	LM_GUARD();
@@ -165,6 +234,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	if (!errhandler || errhandler->magic != LM_MAGIC_ERRH)
 		return lm_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
 				"invalid error handler");
+	lm_errh_hold(errhandler);
+	lm_errh_put(comm->errh);
 	comm->errh = errhandler;
 	return MPI_SUCCESS;
 }
@@ -179,6 +250,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 	if (!errhandler)
 		return lm_error(comm, "MPI_Comm_get_errhandler", MPI_ERR_ARG,
 				"errhandler is NULL");
+	/* A new reference: the caller frees it (MPI_Errhandler_free). */
+	lm_errh_hold(comm->errh);
 	*errhandler = comm->errh;
 	return MPI_SUCCESS;
 }
@@ -190,6 +263,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 		return lm_error(NULL, "MPI_Errhandler_free", MPI_ERR_ARG,
 				"invalid error handler");
 	/* The predefined handlers are never freed; the handle goes. */
+	lm_errh_put(*errhandler);
 	*errhandler = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }

@@ -155,9 +155,16 @@ enum {
 struct libmsg_errhandler {
 	uint32_t magic;
 	int kind;		/* LM_ERRH_* */
+	/* LM_ERRH_USER: */
+	MPI_Comm_errhandler_function *fn;
+	int refs;		/* the user's handle, communicators, gets */
 };
 
-enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT };
+enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };
+
+/* A communicator takes (or leaves) an error handler. */
+void lm_errh_hold(MPI_Errhandler h);
+void lm_errh_put(MPI_Errhandler h);
 
 /* Posted receives and unexpected messages of one context id. */
 struct lm_match {
