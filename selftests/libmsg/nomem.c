@@ -21,6 +21,8 @@
  *     contiguous and typed (packed); persistent ones; Mprobe and Mrecv
  *     (a failed call must leave the message to be received); Bsend; a
  *     generalized request;
+ *   - at two ranks and more: a message from rank 1 that arrives
+ *     unexpected at rank 0 (it must wait in the ring, then arrive);
  *   - at one rank: Comm_dup, idup, split, split_type, create,
  *     create_group, Cart_create; nonblocking collectives.
  * The ASan build replaces malloc itself: there the program says so and
@@ -530,6 +532,58 @@ static int p_grequest(void *ctx)
 	return MPI_Wait(&q, MPI_STATUS_IGNORE);
 }
 
+/* ---- Between two ranks --------------------------------------------------- */
+
+/*
+ * Rank 1 sends A (tag 21) then B (tag 22); rank 0 receives B first, so
+ * A arrives unexpected and needs memory to be queued.  Refused, A must
+ * wait in the ring (B behind it) and be taken at a later poll: both
+ * arrive, intact.  What a failed receive leaves is received unarmed.
+ */
+enum { PAIR_GO = 20, PAIR_A, PAIR_B };
+
+static int x_pair(void *ctx)
+{
+	int a = 0, b = 0, go = 1, err, was = armed;
+
+	(void)ctx;
+	armed = 0;
+	MPI_OK(MPI_Send(&go, 1, MPI_INT, 1, PAIR_GO, MPI_COMM_WORLD));
+	armed = was;
+	err = MPI_Recv(&b, 1, MPI_INT, 1, PAIR_B, MPI_COMM_WORLD,
+		       MPI_STATUS_IGNORE);
+	if (!err)
+		err = MPI_Recv(&a, 1, MPI_INT, 1, PAIR_A, MPI_COMM_WORLD,
+			       MPI_STATUS_IGNORE);
+	armed = 0;
+	if (err) {
+		if (!b)
+			MPI_OK(MPI_Recv(&b, 1, MPI_INT, 1, PAIR_B,
+					MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		if (!a)
+			MPI_OK(MPI_Recv(&a, 1, MPI_INT, 1, PAIR_A,
+					MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	}
+	armed = was;
+	CHECK(a == 1111 && b == 2222, "pair: got %d and %d", a, b);
+	return err;
+}
+
+/* Rank 1's side: A and B each time rank 0 says go, until it says stop. */
+static void pair_sender(void)
+{
+	int go, a = 1111, b = 2222;
+
+	for (;;) {
+		MPI_OK(MPI_Recv(&go, 1, MPI_INT, 0, PAIR_GO, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		if (!go)
+			return;
+		MPI_OK(MPI_Send(&a, 1, MPI_INT, 0, PAIR_A, MPI_COMM_WORLD));
+		MPI_OK(MPI_Send(&b, 1, MPI_INT, 0, PAIR_B, MPI_COMM_WORLD));
+	}
+}
+
 /* ---- Communicators (one rank: the collectives are local) -------------- */
 
 static MPI_Comm made_comm;
@@ -656,6 +710,8 @@ int main(int argc, char **argv)
 	const struct op pers = { "persistent to self", p_persistent, nothing };
 	const struct op mrecv = { "Mprobe/Mrecv to self", p_mrecv, nothing };
 	const struct op bsend = { "Bsend to self", p_bsend, nothing };
+	const struct op pair = { "a message from rank 1, unexpected", x_pair,
+				 nothing };
 	void *battach;
 	int bsize;
 	struct self_msg msgs[4];
@@ -703,6 +759,14 @@ int main(int argc, char **argv)
 	if (t_size == 1)
 		for (i = 0; i < sizeof(comms) / sizeof(comms[0]); i++)
 			total += sweep(&comms[i], NULL);
+	if (t_rank == 0 && t_size > 1) {
+		int stop = 0;
+
+		total += sweep(&pair, NULL);
+		MPI_OK(MPI_Send(&stop, 1, MPI_INT, 1, PAIR_GO, MPI_COMM_WORLD));
+	} else if (t_rank == 1) {
+		pair_sender();
+	}
 
 	for (i = 0; i < 4; i++) {
 		free(msgs[i].s);
