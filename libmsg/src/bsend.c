@@ -66,8 +66,7 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 	}
 	s = lm_req_new(LM_REQ_SEND);
 	if (!s)
-		return lm_error(req->comm, fn, MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(req->comm, fn);
 	c = chunk_alloc(req->bytes + MPI_BSEND_OVERHEAD);
 	/* Earlier buffered sends may be done but not yet known: look. */
 	while (!c && lm_progress())

@@ -110,8 +110,7 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		req = lm_req_new(LM_REQ_COLL);
 		if (!req) {
 			lm_sched_free(s);
-			return lm_error(comm, fn, MPI_ERR_NO_MEM,
-					"out of memory for a request");
+			return lm_req_nomem(comm, fn);
 		}
 		req->comm = comm;
 		*request = req;

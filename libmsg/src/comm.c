@@ -165,11 +165,17 @@ static void comm_reclaim(struct rcu_head *head)
 }
 
 /* Readers (MPI_Comm_size...) may still look at it: free it after them. */
+/* c lets go of its error handler (a user's is counted). */
+static void errh_drop(struct libmsg_comm *c)
+{
+	lm_errh_put(c->errh);
+	c->errh = MPI_ERRORS_ARE_FATAL;
+}
+
 void lm_comm_discard(struct libmsg_comm *c)
 {
 	c->magic = 0;
-	lm_errh_put(c->errh);
-	c->errh = MPI_ERRORS_ARE_FATAL;
+	errh_drop(c);
 	lm_defer_free(&caa_container_of(c, struct comm_box, c)->rcu,
 		      comm_reclaim);
 }
@@ -260,10 +266,8 @@ void lm_comm_fini(void)
 	nmatches = 0;
 	libmsg_comm_world.magic = 0;
 	libmsg_comm_self.magic = 0;
-	lm_errh_put(libmsg_comm_world.errh);
-	lm_errh_put(libmsg_comm_self.errh);
-	libmsg_comm_world.errh = MPI_ERRORS_ARE_FATAL;
-	libmsg_comm_self.errh = MPI_ERRORS_ARE_FATAL;
+	errh_drop(&libmsg_comm_world);
+	errh_drop(&libmsg_comm_self);
 }
 
 int lm_comm_local(const struct libmsg_comm *comm, int w)

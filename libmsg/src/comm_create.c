@@ -104,8 +104,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 	/* Before the (collective) duplication, which must not be undone. */
 	r = lm_req_new(LM_REQ_COLL);	/* a collective: not cancellable */
 	if (!r)
-		return lm_error(comm, "MPI_Comm_idup", MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(comm, "MPI_Comm_idup");
 	err = comm_dup(comm, "MPI_Comm_idup", newcomm);
 	if (err) {
 		free(r);

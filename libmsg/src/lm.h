@@ -693,6 +693,7 @@ static inline int lm_op_commutes(MPI_Op op)
 /* ---- request.c ------------------------------------------------------------ */
 
 struct libmsg_request *lm_req_new(int kind);
+int lm_req_nomem(MPI_Comm comm, const char *fn);
 struct libmsg_request *lm_req_alloc(int kind);
 void lm_req_init(struct libmsg_request *req, int kind);
 void lm_req_release(struct libmsg_request *req);

@@ -239,8 +239,7 @@ static int nonblocking_send(const char *fn, const void *buf, int count,
 		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
 	r = lm_req_new(LM_REQ_SEND);
 	if (!r)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(comm, fn);
 	fill(r, buf, count, dt, dest, tag, comm, mode);
 	if (persistent) {
 		r->persistent = 1;
@@ -334,8 +333,7 @@ static int nonblocking_recv(const char *fn, void *buf, int count,
 		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
 	r = lm_req_new(LM_REQ_RECV);
 	if (!r)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(comm, fn);
 	fill(r, buf, count, dt, source, tag, comm, LM_MODE_STD);
 	*request = r;
 	if (persistent) {

@@ -192,8 +192,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 		return err;
 	r = mrecv_start(buf, count, datatype, message);
 	if (!r)
-		return lm_error(NULL, "MPI_Mrecv", MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(NULL, "MPI_Mrecv");
 	err = lm_wait_one(r);
 	if (status)
 		*status = r->status;
@@ -216,8 +215,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
 	*request = mrecv_start(buf, count, datatype, message);
 	if (!*request) {
 		*request = MPI_REQUEST_NULL;
-		return lm_error(NULL, "MPI_Imrecv", MPI_ERR_NO_MEM,
-				"out of memory for a request");
+		return lm_req_nomem(NULL, "MPI_Imrecv");
 	}
 	return MPI_SUCCESS;
 }

@@ -43,6 +43,12 @@ struct libmsg_request *lm_req_new(int kind)
 	return req;
 }
 
+/* lm_req_new failed in fn: the error the call returns. */
+int lm_req_nomem(MPI_Comm comm, const char *fn)
+{
+	return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory for a request");
+}
+
 /* The same where there is nobody to report to (MPI_Finalize). */
 struct libmsg_request *lm_req_alloc(int kind)
 {

@@ -7,8 +7,6 @@
  * MPICHAN_WINDOW says, else 1 GiB, or (ENV_WINDOW_CAPPED=1: run under a
  * small RLIMIT_AS) less, but no less than 64 MiB.
  */
-#include <sys/resource.h>
-
 #include <linux/mpichan.h>
 
 #include "test.h"
@@ -34,9 +32,8 @@ static void check_window(void)
 {
 	const char *set = getenv("MPICHAN_WINDOW");
 	const char *capped = getenv("ENV_WINDOW_CAPPED");
-	unsigned long long w = window_bytes();
-
 	const char *tr = getenv("MPICHAN_TRANSPORT");
+	unsigned long long w = window_bytes();
 
 	if (access(MPICHAN_DEVICE, F_OK) || (tr && !strcmp(tr, "shm"))) {
 		CHECK(!w, "a window of %llu bytes without the device", w);

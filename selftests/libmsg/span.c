@@ -35,6 +35,8 @@
  */
 #include <sys/mman.h>
 
+#include <linux/mpichan.h>
+
 #include "span.h"
 
 #define NB	4096		/* blocks */
@@ -59,7 +61,8 @@ static MPI_Datatype vec(int nb, int bd, int sd)
 static void sparse_spans(MPI_Datatype sparse)
 {
 	const char *env = getenv("MPICHAN_WINDOW");
-	unsigned long long win = env ? strtoull(env, NULL, 0) : 64ULL << 20;
+	unsigned long long win = env ? strtoull(env, NULL, 0) :
+					   MPICHAN_WINDOW_MAX_BYTES;
 	MPI_Datatype v8, wide;
 	int nb;
 

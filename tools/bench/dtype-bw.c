@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	/* A cube's span is a little over twice its data. */
+	/* A cube's span is a little over twice its data; a vector's X times. */
 	room = (size_t)bytes * (spread > 3 ? (size_t)spread : 3);
 	s = malloc(room);
 	r = malloc(room);
