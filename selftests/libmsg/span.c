@@ -16,7 +16,9 @@
  *   - over the module, which send is offered (debugfs): a vector 8 times
  *     its data is its span, the 64-times one its packed data, and so is
  *     a vector whose span is larger than the receive window (this test
- *     sets MPICHAN_WINDOW to 4 MiB unless it is set);
+ *     sets MPICHAN_WINDOW to 4 MiB unless it is set); with
+ *     MPICHAN_SPAN_SPARSE set, the 8-times one is packed below 8 and the
+ *     64-times one offered from 64 (the run script sets 4 and 64);
  *   - a gap that is not readable memory (PROT_NONE): over the module the
  *     send is packed (the module will not pin that span; debugfs shows
  *     the data's length), over the fallback the receiver reads the
@@ -61,16 +63,27 @@ static MPI_Datatype vec(int nb, int bd, int sd)
 static void sparse_spans(MPI_Datatype sparse)
 {
 	const char *env = getenv("MPICHAN_WINDOW");
+	const char *lim = getenv("MPICHAN_SPAN_SPARSE");
 	unsigned long long win = env ? strtoull(env, NULL, 0) :
 					   MPICHAN_WINDOW_MAX_BYTES;
+	/* libmsg's limit: 16 (LM_SPAN_SPARSE) unless set. */
+	long long most = lim ? strtoll(lim, NULL, 0) : 16;
+	long long data = (long long)(NB / 8) * BD * 8;
+	long long span8 = ((long long)(NB / 8 - 1) * 8 * BD + BD) * 8;
+	long long span64 = ((long long)(NB / 8 - 1) * 64 * BD + BD) * 8;
 	MPI_Datatype v8, wide;
 	int nb;
 
+	if (most < 1)
+		most = 1;
 	v8 = vec(NB / 8, BD, 8 * BD);
-	module_holds("8x sparse vector span", v8, 1,
-		     ((long long)(NB / 8 - 1) * 8 * BD + BD) * 8);
-	module_holds("64x sparse vector packed", sparse, 1,
-		     (long long)(NB / 8) * BD * 8);
+	/* Offered unless the span is more than `most` times the data. */
+	module_holds(most >= 8 ? "8x sparse vector span" :
+				 "8x sparse vector packed (MPICHAN_SPAN_SPARSE)",
+		     v8, 1, span8 / most > data ? data : span8);
+	module_holds(most >= 64 ? "64x sparse vector span (MPICHAN_SPAN_SPARSE)" :
+				  "64x sparse vector packed",
+		     sparse, 1, span64 / most > data ? data : span64);
 	MPI_Type_free(&v8);
 	/* 32 KiB blocks every 512 KiB (16x): a span just over the window. */
 	nb = (int)(win / (512 << 10)) + 1;
