@@ -203,6 +203,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_HOST		0x64400002
 #define MPI_IO			0x64400003
 #define MPI_WTIME_IS_GLOBAL	0x64400004
+#define MPI_LASTUSEDCODE	0x64400005
 #define MPI_KEYVAL_INVALID	0x24000000
 
 /* Error classes. */
@@ -247,11 +248,18 @@ double MPI_Wtick(void);
 int MPI_Get_processor_name(char *name, int *resultlen);
 int MPI_Get_version(int *version, int *subversion);
 int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Pcontrol(const int level, ...);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
 
 /* ---- Errors ----------------------------------------------------------- */
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 int MPI_Error_class(int errorcode, int *errorclass);
+/* Classes and codes the program adds, numbered from MPI_ERR_LASTCODE + 1. */
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;	/* MPI-2 name */
 
@@ -281,6 +289,22 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			    MPI_Request *request);
+
+/*
+ * Intercommunicators and spawned processes do not exist: every
+ * communicator is an intracommunicator (intercomm.c).
+ */
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
+			 MPI_Comm peer_comm, int remote_leader, int tag,
+			 MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Comm_get_parent(MPI_Comm *parent);
 
 /* ---- Groups ------------------------------------------------------------- */
 

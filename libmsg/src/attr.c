@@ -10,7 +10,7 @@
  * setting (MPI asks this of MPI_COMM_SELF at MPI_Finalize).
  *
  * The predefined keys (MPI_TAG_UB, MPI_HOST, MPI_IO,
- * MPI_WTIME_IS_GLOBAL) are answered on every communicator and cannot
+ * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE) are answered on every communicator and cannot
  * be set or deleted.
  */
 
@@ -67,7 +67,8 @@ int libmsg_comm_null_delete_fn(MPI_Comm comm, int keyval, void *val,
 static int predefined(int keyval)
 {
 	return keyval == MPI_TAG_UB || keyval == MPI_HOST ||
-		keyval == MPI_IO || keyval == MPI_WTIME_IS_GLOBAL;
+		keyval == MPI_IO || keyval == MPI_WTIME_IS_GLOBAL ||
+		keyval == MPI_LASTUSEDCODE;
 }
 
 /* The keyval the user holds, or NULL. */
@@ -248,6 +249,9 @@ static int get_predefined(int keyval, void *attribute_val)
 		return 1;
 	case MPI_WTIME_IS_GLOBAL:
 		*(int **)attribute_val = &wtime_global;
+		return 1;
+	case MPI_LASTUSEDCODE:
+		*(int **)attribute_val = lm_err_lastused();
 		return 1;
 	}
 	return 0;

@@ -74,12 +74,52 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	return comm_dup(comm, "MPI_Comm_dup", newcomm);
 }
 
-/* Info hints are optional in MPI; none is understood, all are ignored. */
+/*
+ * Info hints: libmsg acts on none, so it keeps none.  A communicator's
+ * info is checked where it is given, and MPI_Comm_get_info answers, as
+ * MPI asks of an implementation that ignored every hint it was given
+ * and has none of its own, with a new, empty info object.
+ */
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
 	LM_GUARD();
-	(void)info;
-	return comm_dup(comm, "MPI_Comm_dup_with_info", newcomm);
+	static const char fn[] = "MPI_Comm_dup_with_info";
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_check_info_arg(comm, info, fn);
+	if (err)
+		return err;
+	return comm_dup(comm, fn, newcomm);
+}
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_set_info";
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (info == MPI_INFO_NULL)
+		return lm_error(comm, fn, MPI_ERR_INFO, "info is MPI_INFO_NULL");
+	return lm_check_info_arg(comm, info, fn);
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_get_info";
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (!info_used)
+		return lm_error(comm, fn, MPI_ERR_ARG, "info_used is NULL");
+	err = MPI_Info_create(info_used);
+	if (err)
+		return lm_error(comm, fn, err, "no info object for the hints");
+	return MPI_SUCCESS;
 }
 
 /*
@@ -89,23 +129,22 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
  * completes; waiting is simpler and every correct program still runs,
  * since a blocked process keeps progressing its other messages.
  */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+static int comm_idup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm,
+		     MPI_Request *request)
 {
-	LM_GUARD();
 	struct libmsg_request *r;
 	int err;
 
 	if (!request) {
-		lm_check_init("MPI_Comm_idup");
-		return lm_error(comm, "MPI_Comm_idup", MPI_ERR_REQUEST,
-				"request is NULL");
+		lm_check_init(fn);
+		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
 	}
 	*request = MPI_REQUEST_NULL;
 	/* Before the (collective) duplication, which must not be undone. */
 	r = lm_req_new(LM_REQ_COLL);	/* a collective: not cancellable */
 	if (!r)
-		return lm_req_nomem(comm, "MPI_Comm_idup");
-	err = comm_dup(comm, "MPI_Comm_idup", newcomm);
+		return lm_req_nomem(comm, fn);
+	err = comm_dup(comm, fn, newcomm);
 	if (err) {
 		free(r);
 		return err;
@@ -114,6 +153,26 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 	r->done = 1;
 	*request = r;
 	return MPI_SUCCESS;
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	LM_GUARD();
+	return comm_idup(comm, "MPI_Comm_idup", newcomm, request);
+}
+
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			    MPI_Request *request)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_idup_with_info";
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_check_info_arg(comm, info, fn);
+	if (err)
+		return err;
+	return comm_idup(comm, fn, newcomm, request);
 }
 
 struct member {

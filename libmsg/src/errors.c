@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Error classes, their strings, and error handlers on communicators.
- * Error codes are the classes themselves; the detail of the last error
+ * Predefined error codes are the classes themselves (codes a program
+ * adds, errcodes.c, each have a class); the detail of the last error
  * raised (which call, which argument) is kept and shown by
  * MPI_Error_string for that class, and printed when a handler aborts.
  *
@@ -61,6 +62,11 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
 };
+
+static int predefined(int code)
+{
+	return code >= 0 && code < MPI_ERR_LASTCODE && class_names[code];
+}
 
 static char last_detail[MPI_MAX_ERROR_STRING];
 static int last_class = -1;
@@ -131,22 +137,29 @@ int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 		h->fn(&c, &e);
 		return code;
 	}
-	lm_fatal("%s: %s (%s)", fn, msg,
-		 code >= 0 && code < MPI_ERR_LASTCODE && class_names[code] ?
-		 class_names[code] : "unknown error class");
+	lm_fatal("%s: %s (%s)", fn, msg, predefined(code) ? class_names[code] :
+		 lm_err_user_class(code) >= 0 ? lm_err_user_string(code) :
+		 "unknown error class");
+}
+
+int lm_err_is_class(int code)
+{
+	return predefined(code) || lm_err_user_class(code) == code;
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
 	LM_GUARD();
-	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
-	    !class_names[errorcode])
+	int cls = predefined(errorcode) ? errorcode :
+		  lm_err_user_class(errorcode);
+
+	if (cls < 0)
 		return lm_error(NULL, "MPI_Error_class", MPI_ERR_ARG,
 				"unknown error code %d", errorcode);
 	if (!errorclass)
 		return lm_error(NULL, "MPI_Error_class", MPI_ERR_ARG,
 				"errorclass is NULL");
-	*errorclass = errorcode;
+	*errorclass = cls;
 	return MPI_SUCCESS;
 }
 
@@ -155,14 +168,16 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 	LM_GUARD();
 	int n;
 
-	if (errorcode < 0 || errorcode >= MPI_ERR_LASTCODE ||
-	    !class_names[errorcode])
+	if (!predefined(errorcode) && lm_err_user_class(errorcode) < 0)
 		return lm_error(NULL, "MPI_Error_string", MPI_ERR_ARG,
 				"unknown error code %d", errorcode);
 	if (!string || !resultlen)
 		return lm_error(NULL, "MPI_Error_string", MPI_ERR_ARG,
 				"string or resultlen is NULL");
-	if (errorcode == last_class)
+	if (!predefined(errorcode))
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+			     lm_err_user_string(errorcode));
+	else if (errorcode == last_class)
 		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s (last: %s)",
 			     class_names[errorcode], last_detail);
 	else

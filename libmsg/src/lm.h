@@ -404,6 +404,17 @@ int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						   noreturn));
 int lm_errno_class(int err);
+/* A predefined error class, or one the program added. */
+int lm_err_is_class(int code);
+
+/* ---- errcodes.c: error classes and codes the program adds ------------ */
+
+/* code's class if the program added it, else -1. */
+int lm_err_user_class(int code);
+/* Its string ("" until MPI_Add_error_string). */
+const char *lm_err_user_string(int code);
+/* MPI_LASTUSEDCODE's value. */
+int *lm_err_lastused(void);
 
 /* ---- init.c ------------------------------------------------------------ */
 

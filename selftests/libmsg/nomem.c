@@ -16,7 +16,8 @@
  *     subarray, darray, resized, dup) and commit, get_contents;
  *   - group constructors (incl, excl, range_incl, union, difference);
  *   - attributes: a keyval, set and delete; communicator names;
- *   - info objects (create, set, dup); a user op;
+ *   - info objects (create, set, dup), a communicator's (get_info);
+ *     error classes, codes and strings the program adds; a user op;
  *   - requests: Isend/Irecv to oneself, small and large (rendezvous),
  *     contiguous and typed (packed); persistent ones; Mprobe and Mrecv
  *     (a failed call must leave the message to be received); Bsend; a
@@ -363,6 +364,25 @@ static void info_free(void *ctx)
 	MPI_OK(MPI_Info_free(&made_info));
 }
 
+static int e_add(void *ctx)
+{
+	int cls, code, err;
+
+	(void)ctx;
+	err = MPI_Add_error_class(&cls);
+	if (!err)
+		err = MPI_Add_error_code(cls, &code);
+	if (!err)
+		err = MPI_Add_error_string(code, "a code of the program's");
+	return err;
+}
+
+static int c_get_info(void *ctx)
+{
+	(void)ctx;
+	return MPI_Comm_get_info(MPI_COMM_WORLD, &made_info);
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
 	int i;
@@ -691,6 +711,8 @@ int main(int argc, char **argv)
 		{ "Comm_create_keyval", a_keyval, keyval_free },
 		{ "Comm_set_name", c_name, nothing },
 		{ "Info_create + set + dup", i_info, info_free },
+		{ "Comm_get_info", c_get_info, info_free },
+		{ "Add_error_class + code + string", e_add, nothing },
 		{ "Op_create", o_create, op_free },
 		{ "Grequest_start", p_grequest, nothing },
 	};
