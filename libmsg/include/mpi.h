@@ -354,6 +354,34 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 		      int *flag);
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+/* ---- Attribute caching on datatypes ----------------------------------- */
+
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype,
+					  int type_keyval, void *extra_state,
+					  void *attribute_val_in,
+					  void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype,
+					    int type_keyval,
+					    void *attribute_val,
+					    void *extra_state);
+
+int libmsg_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int libmsg_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int libmsg_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_TYPE_NULL_COPY_FN	libmsg_type_null_copy_fn
+#define MPI_TYPE_DUP_FN		libmsg_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN	libmsg_type_null_delete_fn
+
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+			   MPI_Type_delete_attr_function *type_delete_attr_fn,
+			   int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
+		      void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
+		      void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
 /* ---- Datatypes -------------------------------------------------------- */
 
 int MPI_Type_size(MPI_Datatype datatype, int *size);

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * Attribute caching on communicators: keyvals with copy and delete
- * callbacks, and the (keyval, value) pairs each communicator holds.
+ * Attribute caching on communicators and datatypes: keyvals with copy
+ * and delete callbacks, and the (keyval, value) pairs each object holds.
  *
- * A keyval lives while the user holds it or an attribute uses it:
- * MPI_Comm_free_keyval only gives up the user's handle, and attributes
- * already set keep their callbacks.  Attributes are kept newest first,
- * so a communicator's delete callbacks run in the reverse order of
- * setting (MPI asks this of MPI_COMM_SELF at MPI_Finalize).
+ * A keyval is made for one kind of object (MPI_Comm_create_keyval or
+ * MPI_Type_create_keyval) and is refused on the other.  It lives while
+ * the user holds it or an attribute uses it: freeing the keyval only
+ * gives up the user's handle, and attributes already set keep their
+ * callbacks.  Attributes are kept newest first, so an object's delete
+ * callbacks run in the reverse order of setting (MPI asks this of
+ * MPI_COMM_SELF at MPI_Finalize).  Copy callbacks run when the object
+ * is duplicated (MPI_Comm_dup and friends, MPI_Type_dup), delete
+ * callbacks when it is freed, when the attribute is deleted or set
+ * anew.
  *
  * The predefined keys (MPI_TAG_UB, MPI_HOST, MPI_IO,
- * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE) are answered on every communicator and cannot
- * be set or deleted.
+ * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE) are answered on every
+ * communicator and cannot be set or deleted.
  */
 
 #include <stdlib.h>
@@ -23,11 +28,20 @@
 #define LM_KEYVAL_BASE	0x100
 #define LM_KEYVAL_MAX	(1 << 20)
 
+enum { LM_KV_COMM = 1, LM_KV_TYPE };
+
 struct lm_keyval {
-	MPI_Comm_copy_attr_function *copy;
-	MPI_Comm_delete_attr_function *del;
+	union {
+		MPI_Comm_copy_attr_function *comm;
+		MPI_Type_copy_attr_function *type;
+	} copy;
+	union {
+		MPI_Comm_delete_attr_function *comm;
+		MPI_Type_delete_attr_function *type;
+	} del;
 	void *extra;
 	int refs;		/* the user's handle, plus attributes using it */
+	uint8_t kind;		/* LM_KV_COMM or LM_KV_TYPE */
 	uint8_t user;		/* the user still holds the handle */
 };
 
@@ -35,6 +49,28 @@ struct lm_attr {
 	struct lm_attr *next;
 	int keyval;
 	void *val;
+};
+
+/* An object attributes hang on: a communicator or a datatype. */
+struct holder {
+	int kind;
+	void *obj;		/* MPI_Comm or MPI_Datatype */
+	struct lm_attr **head;
+	struct libmsg_comm *comm;	/* whose error handler reports */
+};
+
+static struct holder of_comm(struct libmsg_comm *c)
+{
+	return (struct holder){ LM_KV_COMM, c, &c->attrs, c };
+}
+
+static struct holder of_type(MPI_Datatype dt)
+{
+	return (struct holder){ LM_KV_TYPE, dt, &dt->attrs, NULL };
+}
+
+static const char *const kind_name[] = {
+	[LM_KV_COMM] = "communicator", [LM_KV_TYPE] = "datatype",
 };
 
 static struct lm_keyval *keyvals;
@@ -64,21 +100,35 @@ int libmsg_comm_null_delete_fn(MPI_Comm comm, int keyval, void *val,
 	return MPI_SUCCESS;
 }
 
+int libmsg_type_null_copy_fn(MPI_Datatype oldtype, int keyval, void *extra,
+			     void *in, void *out, int *flag)
+{
+	(void)oldtype; (void)keyval; (void)extra; (void)in; (void)out;
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+int libmsg_type_dup_fn(MPI_Datatype oldtype, int keyval, void *extra,
+		       void *in, void *out, int *flag)
+{
+	(void)oldtype; (void)keyval; (void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int libmsg_type_null_delete_fn(MPI_Datatype type, int keyval, void *val,
+			       void *extra)
+{
+	(void)type; (void)keyval; (void)val; (void)extra;
+	return MPI_SUCCESS;
+}
+
 static int predefined(int keyval)
 {
 	return keyval == MPI_TAG_UB || keyval == MPI_HOST ||
 		keyval == MPI_IO || keyval == MPI_WTIME_IS_GLOBAL ||
 		keyval == MPI_LASTUSEDCODE;
-}
-
-/* The keyval the user holds, or NULL. */
-static struct lm_keyval *keyval_get(int keyval)
-{
-	int i = keyval - LM_KEYVAL_BASE;
-
-	if (i < 0 || i >= nkeyvals || !keyvals[i].user)
-		return NULL;
-	return &keyvals[i];
 }
 
 /* a's keyval (callbacks may create keyvals and move keyvals[]). */
@@ -93,33 +143,37 @@ static void keyval_put(struct lm_keyval *k)
 		memset(k, 0, sizeof(*k));
 }
 
-/* A user keyval valid for set/get/delete, or an error for fn. */
-static int check_keyval(struct libmsg_comm *comm, const char *fn, int keyval,
+/* A user keyval of h's kind valid for set/get/delete, or an error. */
+static int check_keyval(const struct holder *h, const char *fn, int keyval,
 			struct lm_keyval **k)
 {
-	if (predefined(keyval))
-		return lm_error(comm, fn, MPI_ERR_KEYVAL,
+	int i = keyval - LM_KEYVAL_BASE;
+
+	if (h->kind == LM_KV_COMM && predefined(keyval))
+		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
 				"keyval %#x is predefined and read-only", keyval);
-	*k = keyval_get(keyval);
-	if (!*k)
-		return lm_error(comm, fn, MPI_ERR_KEYVAL,
+	if (i < 0 || i >= nkeyvals || !keyvals[i].user)
+		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
 				"keyval %d is not a keyval (freed or never created)",
 				keyval);
+	if (keyvals[i].kind != h->kind)
+		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
+				"keyval %d is a %s keyval, not a %s one", keyval,
+				kind_name[keyvals[i].kind], kind_name[h->kind]);
+	*k = &keyvals[i];
 	return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
-			   MPI_Comm_delete_attr_function *delete_fn,
-			   int *comm_keyval, void *extra_state)
+/* A new keyval of kind: its number, or an error. */
+static int keyval_create(int kind, const char *fn, void *copy_fn,
+			 void *delete_fn, int *keyval, void *extra)
 {
-	LM_GUARD();
-	static const char fn[] = "MPI_Comm_create_keyval";
 	struct lm_keyval *n;
 	int i;
 
 	lm_check_init(fn);
-	if (!comm_keyval)
-		return lm_error(NULL, fn, MPI_ERR_ARG, "comm_keyval is NULL");
+	if (!keyval)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "keyval is NULL");
 	for (i = 0; i < nkeyvals && keyvals[i].refs; i++)
 		;
 	if (i == nkeyvals) {
@@ -134,49 +188,86 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 		nkeyvals += 16;
 	}
 	/* NULL callbacks behave as the null ones. */
-	keyvals[i].copy = copy_fn ? copy_fn : MPI_COMM_NULL_COPY_FN;
-	keyvals[i].del = delete_fn ? delete_fn : MPI_COMM_NULL_DELETE_FN;
-	keyvals[i].extra = extra_state;
+	if (kind == LM_KV_COMM) {
+		keyvals[i].copy.comm = copy_fn ? copy_fn : MPI_COMM_NULL_COPY_FN;
+		keyvals[i].del.comm = delete_fn ? delete_fn :
+						  MPI_COMM_NULL_DELETE_FN;
+	} else {
+		keyvals[i].copy.type = copy_fn ? copy_fn : MPI_TYPE_NULL_COPY_FN;
+		keyvals[i].del.type = delete_fn ? delete_fn :
+						  MPI_TYPE_NULL_DELETE_FN;
+	}
+	keyvals[i].extra = extra;
+	keyvals[i].kind = (uint8_t)kind;
 	keyvals[i].refs = 1;
 	keyvals[i].user = 1;
-	*comm_keyval = LM_KEYVAL_BASE + i;
+	*keyval = LM_KEYVAL_BASE + i;
 	return MPI_SUCCESS;
+}
+
+static int keyval_free(int kind, const char *fn, int *keyval)
+{
+	struct holder h = { .kind = kind };
+	struct lm_keyval *k;
+	int err;
+
+	lm_check_init(fn);
+	if (!keyval)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "keyval is NULL");
+	err = check_keyval(&h, fn, *keyval, &k);
+	if (err)
+		return err;
+	k->user = 0;
+	keyval_put(k);
+	*keyval = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+			   MPI_Comm_delete_attr_function *delete_fn,
+			   int *comm_keyval, void *extra_state)
+{
+	LM_GUARD();
+	return keyval_create(LM_KV_COMM, "MPI_Comm_create_keyval", copy_fn,
+			     delete_fn, comm_keyval, extra_state);
 }
 
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Comm_free_keyval";
-	struct lm_keyval *k;
-	int err;
-
-	lm_check_init(fn);
-	if (!comm_keyval)
-		return lm_error(NULL, fn, MPI_ERR_ARG, "comm_keyval is NULL");
-	err = check_keyval(NULL, fn, *comm_keyval, &k);
-	if (err)
-		return err;
-	k->user = 0;
-	keyval_put(k);
-	*comm_keyval = MPI_KEYVAL_INVALID;
-	return MPI_SUCCESS;
+	return keyval_free(LM_KV_COMM, "MPI_Comm_free_keyval", comm_keyval);
 }
 
-static struct lm_attr *attr_find(struct libmsg_comm *c, int keyval)
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
+			   MPI_Type_delete_attr_function *delete_fn,
+			   int *type_keyval, void *extra_state)
+{
+	LM_GUARD();
+	return keyval_create(LM_KV_TYPE, "MPI_Type_create_keyval", copy_fn,
+			     delete_fn, type_keyval, extra_state);
+}
+
+int MPI_Type_free_keyval(int *type_keyval)
+{
+	LM_GUARD();
+	return keyval_free(LM_KV_TYPE, "MPI_Type_free_keyval", type_keyval);
+}
+
+static struct lm_attr *attr_find(const struct holder *h, int keyval)
 {
 	struct lm_attr *a;
 
-	for (a = c->attrs; a; a = a->next)
+	for (a = *h->head; a; a = a->next)
 		if (a->keyval == keyval)
 			return a;
 	return NULL;
 }
 
-static void attr_unlink(struct libmsg_comm *c, struct lm_attr *a)
+static void attr_unlink(const struct holder *h, struct lm_attr *a)
 {
 	struct lm_attr **p;
 
-	for (p = &c->attrs; *p; p = &(*p)->next) {
+	for (p = h->head; *p; p = &(*p)->next) {
 		if (*p == a) {
 			*p = a->next;
 			keyval_put(keyval_of(a));
@@ -187,16 +278,85 @@ static void attr_unlink(struct libmsg_comm *c, struct lm_attr *a)
 }
 
 /* Run a's delete callback: MPI_SUCCESS, or its error reported. */
-static int attr_delete_cb(struct libmsg_comm *c, struct lm_attr *a,
+static int attr_delete_cb(const struct holder *h, struct lm_attr *a,
 			  const char *fn)
 {
 	struct lm_keyval *k = keyval_of(a);
-	int err = k->del(c, a->keyval, a->val, k->extra);
+	int err = h->kind == LM_KV_COMM ?
+		k->del.comm(h->obj, a->keyval, a->val, k->extra) :
+		k->del.type(h->obj, a->keyval, a->val, k->extra);
 
 	if (err != MPI_SUCCESS)
-		return lm_error(c, fn, err,
+		return lm_error(h->comm, fn, err,
 				"the delete callback of keyval %d returned %d",
 				a->keyval, err);
+	return MPI_SUCCESS;
+}
+
+static int attr_set(const struct holder *h, const char *fn, int keyval,
+		    void *val)
+{
+	struct lm_keyval *k;
+	struct lm_attr *a;
+	int err = check_keyval(h, fn, keyval, &k);
+
+	if (err)
+		return err;
+	a = attr_find(h, keyval);
+	if (a) {
+		/* The old value goes as if deleted. */
+		err = attr_delete_cb(h, a, fn);
+		if (err)
+			return err;
+		a->val = val;
+		return MPI_SUCCESS;
+	}
+	a = malloc(sizeof(*a));
+	if (!a)
+		return lm_error(h->comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	a->keyval = keyval;
+	a->val = val;
+	a->next = *h->head;
+	*h->head = a;
+	k->refs++;
+	return MPI_SUCCESS;
+}
+
+static int attr_get(const struct holder *h, const char *fn, int keyval,
+		    void *val, int *flag)
+{
+	struct lm_keyval *k;
+	struct lm_attr *a;
+	int err;
+
+	if (!val || !flag)
+		return lm_error(h->comm, fn, MPI_ERR_ARG,
+				"attribute_val or flag is NULL");
+	err = check_keyval(h, fn, keyval, &k);
+	if (err)
+		return err;
+	a = attr_find(h, keyval);
+	*flag = a != NULL;
+	if (a)
+		*(void **)val = a->val;
+	return MPI_SUCCESS;
+}
+
+static int attr_delete(const struct holder *h, const char *fn, int keyval)
+{
+	struct lm_keyval *k;
+	struct lm_attr *a;
+	int err = check_keyval(h, fn, keyval, &k);
+
+	if (err)
+		return err;
+	a = attr_find(h, keyval);
+	if (!a)
+		return MPI_SUCCESS;	/* nothing cached: nothing to delete */
+	err = attr_delete_cb(h, a, fn);
+	if (err)
+		return err;
+	attr_unlink(h, a);
 	return MPI_SUCCESS;
 }
 
@@ -204,32 +364,13 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_set_attr";
-	struct lm_keyval *k;
-	struct lm_attr *a;
+	struct holder h;
 	int err = lm_check_comm(comm, fn);
 
-	if (!err)
-		err = check_keyval(comm, fn, comm_keyval, &k);
 	if (err)
 		return err;
-	a = attr_find(comm, comm_keyval);
-	if (a) {
-		/* The old value goes as if deleted. */
-		err = attr_delete_cb(comm, a, fn);
-		if (err)
-			return err;
-		a->val = attribute_val;
-		return MPI_SUCCESS;
-	}
-	a = malloc(sizeof(*a));
-	if (!a)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-	a->keyval = comm_keyval;
-	a->val = attribute_val;
-	a->next = comm->attrs;
-	comm->attrs = a;
-	k->refs++;
-	return MPI_SUCCESS;
+	h = of_comm(comm);
+	return attr_set(&h, fn, comm_keyval, attribute_val);
 }
 
 static int get_predefined(int keyval, void *attribute_val)
@@ -262,103 +403,186 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_get_attr";
-	struct lm_keyval *k;
-	struct lm_attr *a;
+	struct holder h;
 	int err = lm_check_comm(comm, fn);
 
 	if (err)
 		return err;
-	if (!attribute_val || !flag)
-		return lm_error(comm, fn, MPI_ERR_ARG,
-				"attribute_val or flag is NULL");
-	if (predefined(comm_keyval)) {
+	if (predefined(comm_keyval) && attribute_val && flag) {
 		*flag = get_predefined(comm_keyval, attribute_val);
 		return MPI_SUCCESS;
 	}
-	err = check_keyval(comm, fn, comm_keyval, &k);
-	if (err)
-		return err;
-	a = attr_find(comm, comm_keyval);
-	*flag = a != NULL;
-	if (a)
-		*(void **)attribute_val = a->val;
-	return MPI_SUCCESS;
+	h = of_comm(comm);
+	return attr_get(&h, fn, comm_keyval, attribute_val, flag);
 }
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_delete_attr";
-	struct lm_keyval *k;
-	struct lm_attr *a;
+	struct holder h;
 	int err = lm_check_comm(comm, fn);
 
-	if (!err)
-		err = check_keyval(comm, fn, comm_keyval, &k);
 	if (err)
 		return err;
-	a = attr_find(comm, comm_keyval);
-	if (!a)
-		return MPI_SUCCESS;	/* nothing cached: nothing to delete */
-	err = attr_delete_cb(comm, a, fn);
-	if (err)
-		return err;
-	attr_unlink(comm, a);
+	h = of_comm(comm);
+	return attr_delete(&h, fn, comm_keyval);
+}
+
+/* A datatype argument attributes may hang on (predefined ones too). */
+static int check_type(MPI_Datatype dt, const char *fn)
+{
+	lm_check_init(fn);
+	if (!lm_datatype_valid(dt))
+		return lm_error(NULL, fn, MPI_ERR_TYPE, "datatype: %s",
+				lm_datatype_why(dt));
 	return MPI_SUCCESS;
 }
 
-int lm_attr_copy(struct libmsg_comm *old, struct libmsg_comm *c,
-		 const char *fn)
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval,
+		      void *attribute_val)
 {
-	struct lm_attr *a, *n, **tail = &c->attrs;
+	LM_GUARD();
+	static const char fn[] = "MPI_Type_set_attr";
+	struct holder h;
+	int err = check_type(type, fn);
+
+	if (err)
+		return err;
+	h = of_type(type);
+	return attr_set(&h, fn, type_keyval, attribute_val);
+}
+
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval,
+		      void *attribute_val, int *flag)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Type_get_attr";
+	struct holder h;
+	int err = check_type(type, fn);
+
+	if (err)
+		return err;
+	h = of_type(type);
+	return attr_get(&h, fn, type_keyval, attribute_val, flag);
+}
+
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Type_delete_attr";
+	struct holder h;
+	int err = check_type(type, fn);
+
+	if (err)
+		return err;
+	h = of_type(type);
+	return attr_delete(&h, fn, type_keyval);
+}
+
+/* old's attributes onto the new object n, through the copy callbacks. */
+static int attr_copy(const struct holder *old, const struct holder *n,
+		     const char *fn)
+{
+	struct lm_attr *a, *c, **tail = n->head;
 	struct lm_keyval *k;
 	void *out;
 	int err, flag;
 
-	for (a = old->attrs; a; a = a->next) {
+	for (a = *old->head; a; a = a->next) {
 		k = keyval_of(a);
 		out = NULL;
 		flag = 0;
-		err = k->copy(old, a->keyval, k->extra, a->val, &out, &flag);
+		err = old->kind == LM_KV_COMM ?
+			k->copy.comm(old->obj, a->keyval, k->extra, a->val,
+				     &out, &flag) :
+			k->copy.type(old->obj, a->keyval, k->extra, a->val,
+				     &out, &flag);
 		if (err != MPI_SUCCESS)
-			return lm_error(old, fn, err,
+			return lm_error(old->comm, fn, err,
 					"the copy callback of keyval %d returned %d",
 					a->keyval, err);
 		if (!flag)
 			continue;
-		n = malloc(sizeof(*n));
-		if (!n)
-			return lm_error(old, fn, MPI_ERR_NO_MEM, "out of memory");
+		c = malloc(sizeof(*c));
+		if (!c)
+			return lm_error(old->comm, fn, MPI_ERR_NO_MEM,
+					"out of memory");
 		/* Keep old's order: the newest stays first. */
-		n->keyval = a->keyval;
-		n->val = out;
-		n->next = NULL;
-		*tail = n;
-		tail = &n->next;
+		c->keyval = a->keyval;
+		c->val = out;
+		c->next = NULL;
+		*tail = c;
+		tail = &c->next;
 		keyval_of(a)->refs++;
 	}
 	return MPI_SUCCESS;
 }
 
-int lm_attr_delete_all(struct libmsg_comm *c, const char *fn)
+/* Delete every attribute, callbacks run; stops at a failing one. */
+static int attr_delete_all(const struct holder *h, const char *fn)
 {
 	struct lm_attr *a;
 	int err;
 
 	/* A callback may set or delete attributes: look at the head anew. */
-	while ((a = c->attrs)) {
-		err = attr_delete_cb(c, a, fn);
+	while ((a = *h->head)) {
+		err = attr_delete_cb(h, a, fn);
 		if (err)
 			return err;
-		attr_unlink(c, a);
+		attr_unlink(h, a);
 	}
 	return MPI_SUCCESS;
 }
 
+/* Forget every attribute, no callback (a duplicate that failed). */
+static void attr_drop(const struct holder *h)
+{
+	while (*h->head)
+		attr_unlink(h, *h->head);
+}
+
+int lm_attr_copy(struct libmsg_comm *old, struct libmsg_comm *c,
+		 const char *fn)
+{
+	struct holder o = of_comm(old), n = of_comm(c);
+
+	return attr_copy(&o, &n, fn);
+}
+
+int lm_attr_delete_all(struct libmsg_comm *c, const char *fn)
+{
+	struct holder h = of_comm(c);
+
+	return attr_delete_all(&h, fn);
+}
+
 void lm_attr_drop(struct libmsg_comm *c)
 {
-	while (c->attrs)
-		attr_unlink(c, c->attrs);
+	struct holder h = of_comm(c);
+
+	attr_drop(&h);
+}
+
+int lm_type_attr_copy(MPI_Datatype old, MPI_Datatype dt, const char *fn)
+{
+	struct holder o = of_type(old), n = of_type(dt);
+
+	return attr_copy(&o, &n, fn);
+}
+
+int lm_type_attr_delete_all(MPI_Datatype dt, const char *fn)
+{
+	struct holder h = of_type(dt);
+
+	return attr_delete_all(&h, fn);
+}
+
+void lm_type_attr_drop(MPI_Datatype dt)
+{
+	struct holder h = of_type(dt);
+
+	attr_drop(&h);
 }
 
 void lm_attr_fini(void)

@@ -165,6 +165,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
 {
 	LM_GUARD();
 	MPI_Datatype dt;
+	int err;
 
 	lm_check_init("MPI_Type_free");
 	CHECK_PTR("MPI_Type_free", datatype);
@@ -173,6 +174,10 @@ int MPI_Type_free(MPI_Datatype *datatype)
 	if (dt->predefined)
 		return lm_error(NULL, "MPI_Type_free", MPI_ERR_TYPE,
 				"%s is predefined and cannot be freed", dt->name);
+	/* A failing delete callback fails the call: the type stays. */
+	err = lm_type_attr_delete_all(dt, "MPI_Type_free");
+	if (err)
+		return err;
 	*datatype = MPI_DATATYPE_NULL;
 	dt->freed = 1;
 	/* Operations still using it hold it (lm_dt_hold). */
@@ -183,12 +188,24 @@ int MPI_Type_free(MPI_Datatype *datatype)
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	LM_GUARD();
+	int err;
+
 	lm_check_init("MPI_Type_dup");
 	CHECK_TYPE("MPI_Type_dup", oldtype, "oldtype");
 	CHECK_PTR("MPI_Type_dup", newtype);
-	return lm_dt_made("MPI_Type_dup",
-			  lm_dt_dup("MPI_Type_dup", oldtype, newtype), newtype,
-			  MPI_COMBINER_DUP, NULL, 0, NULL, 0, &oldtype, 1);
+	err = lm_dt_made("MPI_Type_dup",
+			 lm_dt_dup("MPI_Type_dup", oldtype, newtype), newtype,
+			 MPI_COMBINER_DUP, NULL, 0, NULL, 0, &oldtype, 1);
+	if (err)
+		return err;
+	/* The attributes, through their copy callbacks (all or none). */
+	err = lm_type_attr_copy(oldtype, *newtype, "MPI_Type_dup");
+	if (err) {
+		lm_type_attr_drop(*newtype);
+		lm_dt_release(*newtype);
+		*newtype = MPI_DATATYPE_NULL;
+	}
+	return err;
 }
 
 /* ---- Queries ---------------------------------------------------------------- */

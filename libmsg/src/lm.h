@@ -88,6 +88,8 @@ struct lm_layout {
 	struct lm_seg segs[];
 };
 
+struct lm_attr;
+
 struct libmsg_datatype {
 	uint32_t magic;
 	int index;		/* LM_DT_*: a basic type's reduction loops */
@@ -107,6 +109,7 @@ struct libmsg_datatype {
 	/* The one basic type all elements are (reductions), or NULL. */
 	struct libmsg_datatype *basic;
 	uint64_t nbasic;	/* ... and how many of them one element holds */
+	struct lm_attr *attrs;	/* cached attributes, newest first */
 	char name_buf[MPI_MAX_OBJECT_NAME];
 };
 
@@ -483,6 +486,10 @@ int lm_attr_copy(struct libmsg_comm *old, struct libmsg_comm *c,
 int lm_attr_delete_all(struct libmsg_comm *c, const char *fn);
 /* Drop c's attributes without callbacks (the library is going away). */
 void lm_attr_drop(struct libmsg_comm *c);
+/* The same for datatypes (MPI_Type_dup, MPI_Type_free). */
+int lm_type_attr_copy(MPI_Datatype old, MPI_Datatype dt, const char *fn);
+int lm_type_attr_delete_all(MPI_Datatype dt, const char *fn);
+void lm_type_attr_drop(MPI_Datatype dt);
 void lm_attr_fini(void);
 
 /* ---- datatype.c, dtype_build.c, pack.c: datatypes ------------------------ */

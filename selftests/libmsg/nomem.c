@@ -15,7 +15,8 @@
  *   - datatype constructors (contiguous, vector, indexed, struct,
  *     subarray, darray, resized, dup) and commit, get_contents;
  *   - group constructors (incl, excl, range_incl, union, difference);
- *   - attributes: a keyval, set and delete; communicator names;
+ *   - attributes: a keyval, set and delete; a datatype's keyval,
+ *     attribute and a dup that copies it; communicator names;
  *   - info objects (create, set, dup), a communicator's (get_info);
  *     error classes, codes and strings the program adds; a user op;
  *   - requests: Isend/Irecv to oneself, small and large (rendezvous),
@@ -330,6 +331,28 @@ static int a_set(void *ctx)
 static void attr_delete(void *ctx)
 {
 	MPI_OK(MPI_Comm_delete_attr(MPI_COMM_SELF, *(int *)ctx));
+}
+
+/* A type keyval, an attribute on MPI_INT, a dup that copies it. */
+static int t_attr(void *ctx)
+{
+	MPI_Datatype d;
+	int kv, err;
+
+	(void)ctx;
+	err = MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN,
+				     &kv, NULL);
+	if (err)
+		return err;
+	err = MPI_Type_set_attr(MPI_INT, kv, &kv);
+	if (!err) {
+		err = MPI_Type_dup(MPI_INT, &d);
+		if (!err)
+			err = MPI_Type_free(&d);
+		MPI_OK(MPI_Type_delete_attr(MPI_INT, kv));
+	}
+	MPI_OK(MPI_Type_free_keyval(&kv));
+	return err;
 }
 
 static int c_name(void *ctx)
@@ -709,6 +732,7 @@ int main(int argc, char **argv)
 		{ "Group_range_incl", g_range, group_free },
 		{ "Group_union + difference", g_union_diff, group_free },
 		{ "Comm_create_keyval", a_keyval, keyval_free },
+		{ "Type_create_keyval + set_attr + dup", t_attr, nothing },
 		{ "Comm_set_name", c_name, nothing },
 		{ "Info_create + set + dup", i_info, info_free },
 		{ "Comm_get_info", c_get_info, info_free },
