@@ -354,6 +354,23 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 		      int *flag);
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+/*
+ * The MPI-1 names, deprecated since MPI-2 and still part of MPI: the
+ * same calls on communicators.
+ */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN	libmsg_comm_null_copy_fn
+#define MPI_DUP_FN		libmsg_comm_dup_fn
+#define MPI_NULL_DELETE_FN	libmsg_comm_null_delete_fn
+int MPI_Keyval_create(MPI_Copy_function *copy_fn,
+		      MPI_Delete_function *delete_fn, int *keyval,
+		      void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
 /* ---- Attribute caching on datatypes ----------------------------------- */
 
 typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype,

@@ -429,6 +429,37 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 	return attr_delete(&h, fn, comm_keyval);
 }
 
+/* The MPI-1 names: the same calls, each reporting under its own name. */
+int MPI_Keyval_create(MPI_Copy_function *copy_fn,
+		      MPI_Delete_function *delete_fn, int *keyval,
+		      void *extra_state)
+{
+	LM_GUARD();
+	return keyval_create(LM_KV_COMM, "MPI_Keyval_create", copy_fn,
+			     delete_fn, keyval, extra_state);
+}
+
+int MPI_Keyval_free(int *keyval)
+{
+	LM_GUARD();
+	return keyval_free(LM_KV_COMM, "MPI_Keyval_free", keyval);
+}
+
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+	return MPI_Comm_set_attr(comm, keyval, attribute_val);
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+	return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+
+int MPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+	return MPI_Comm_delete_attr(comm, keyval);
+}
+
 /* A datatype argument attributes may hang on (predefined ones too). */
 static int check_type(MPI_Datatype dt, const char *fn)
 {

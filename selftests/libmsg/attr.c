@@ -7,7 +7,8 @@
  * keyval's attributes keep their callbacks; failing callbacks fail the
  * call; the predefined keys on every communicator; MPI_COMM_SELF's
  * attributes are deleted first thing in MPI_Finalize, newest first;
- * bad keyvals give MPI_ERR_KEYVAL.
+ * bad keyvals give MPI_ERR_KEYVAL; the MPI-1 names (MPI_Keyval_create,
+ * MPI_Attr_put/get/delete, MPI_DUP_FN) act on the same attributes.
  */
 #include "test.h"
 
@@ -175,6 +176,34 @@ static void predefined_fns(void)
 	MPI_OK(MPI_Comm_free_keyval(&kz));
 }
 
+/* The MPI-1 names (deprecated, still MPI): the same keyvals and values. */
+static void mpi1_names(void)
+{
+	int k, *v, flag, x = 7;
+	MPI_Comm a;
+
+	MPI_OK(MPI_Keyval_create(MPI_DUP_FN, MPI_NULL_DELETE_FN, &k, NULL));
+	MPI_OK(MPI_Attr_put(MPI_COMM_WORLD, k, &x));
+	MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, k, &v, &flag));
+	CHECK(flag && v == &x, "MPI_Attr_put not seen by MPI_Comm_get_attr");
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+	MPI_OK(MPI_Attr_get(a, k, &v, &flag));
+	CHECK(flag && v == &x, "MPI_DUP_FN did not copy");
+	MPI_OK(MPI_Attr_get(a, MPI_TAG_UB, &v, &flag));
+	CHECK(flag && *v == MPI_TAG_UB_VALUE, "MPI_Attr_get(MPI_TAG_UB)");
+	MPI_OK(MPI_Attr_delete(a, k));
+	MPI_OK(MPI_Attr_get(a, k, &v, &flag));
+	CHECK(!flag, "MPI_Attr_delete left it");
+	MPI_OK(MPI_Comm_free(&a));
+	MPI_OK(MPI_Attr_delete(MPI_COMM_WORLD, k));
+	MPI_OK(MPI_Keyval_free(&k));
+	CHECK(k == MPI_KEYVAL_INVALID, "MPI_Keyval_free left %d", k);
+	T_EXPECT(MPI_Attr_put(MPI_COMM_WORLD, k, &x), MPI_ERR_KEYVAL,
+		 "MPI_Attr_put with a freed keyval");
+	T_EXPECT(MPI_Keyval_create(MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN, NULL,
+				   NULL), MPI_ERR_ARG, "MPI_Keyval_create into NULL");
+}
+
 static void bad_arguments(void)
 {
 	int key, *v, flag, freed;
@@ -220,6 +249,7 @@ int main(int argc, char **argv)
 	t_init(&argc, &argv);
 	callbacks();
 	predefined_fns();
+	mpi1_names();
 	bad_arguments();
 	/* Set 1 then 2 on SELF: Finalize deletes 2 first. */
 	MPI_OK(MPI_Comm_create_keyval(NULL, self_delete_cb, &k1, NULL));
