@@ -107,7 +107,9 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		return lm_error(comm, fn, err, "%s", failure(err));
 	}
 	if (request) {
-		req = lm_req_new(LM_REQ_COLL);
+		/* MPI_Start of a persistent collective: under its request. */
+		req = lm_pcoll_into ? lm_pcoll_into : lm_req_new(LM_REQ_COLL);
+		lm_pcoll_into = NULL;
 		if (!req) {
 			lm_sched_free(s);
 			return lm_req_nomem(comm, fn);

@@ -89,6 +89,7 @@ struct lm_layout {
 };
 
 struct lm_attr;
+struct lm_pcoll;
 
 struct libmsg_datatype {
 	uint32_t magic;
@@ -176,7 +177,6 @@ struct lm_match {
 	struct cds_list_head unexpected;	/* libmsg_message.link */
 };
 
-struct lm_attr;
 
 struct libmsg_comm {
 	uint32_t magic;
@@ -267,6 +267,7 @@ struct libmsg_request {
 	struct libmsg_message *msg;	/* Imrecv: the message to receive */
 	struct lm_sched *sched;	/* a collective's step: its schedule */
 	struct lm_greq *greq;	/* generalized: the user's callbacks */
+	struct lm_pcoll *pcoll;	/* persistent collective: its arguments */
 };
 
 /* ---- Global state ------------------------------------------------------ */
@@ -409,6 +410,15 @@ void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 int lm_errno_class(int err);
 /* A predefined error class, or one the program added. */
 int lm_err_is_class(int code);
+
+/* ---- coll_persist.c: persistent collectives ---------------------------- */
+
+/* MPI_Start is running a persistent collective: its request, for
+ * lm_coll_run() to run the schedule under. */
+extern __thread struct libmsg_request *lm_pcoll_into
+	__attribute__((tls_model("initial-exec")));
+int lm_pcoll_start(struct libmsg_request *req);
+void lm_pcoll_free(struct lm_pcoll *pc);
 
 /* ---- errcodes.c: error classes and codes the program adds ------------ */
 

@@ -374,6 +374,8 @@ static int start_one(MPI_Request r, const char *fn)
 	r->cancel = 0;
 	r->status.libmsg_cancelled = 0;
 	r->status.MPI_ERROR = MPI_SUCCESS;
+	if (r->kind == LM_REQ_COLL)
+		return lm_pcoll_start(r);
 	if (r->kind == LM_REQ_RECV) {
 		recv_begin(r);
 		return MPI_SUCCESS;

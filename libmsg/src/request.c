@@ -90,6 +90,7 @@ void lm_req_release(struct libmsg_request *req)
 	lm_req_drop_data(req);
 	req->magic = 0;
 	free(req->greq);
+	lm_pcoll_free(req->pcoll);
 	free(req);
 }
 
@@ -485,7 +486,7 @@ int MPI_Request_free(MPI_Request *request)
 		return lm_error(NULL, "MPI_Request_free", MPI_ERR_REQUEST,
 				"invalid request");
 	r = *request;
-	if (r->kind == LM_REQ_COLL && !r->done)
+	if (r->kind == LM_REQ_COLL && (r->persistent ? r->active : !r->done))
 		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
 				"a collective operation in progress cannot be freed");
 	*request = MPI_REQUEST_NULL;

@@ -26,7 +26,8 @@
  *   - at two ranks and more: a message from rank 1 that arrives
  *     unexpected at rank 0 (it must wait in the ring, then arrive);
  *   - at one rank: Comm_dup, idup, split, split_type, create,
- *     create_group, Cart_create; nonblocking collectives.
+ *     create_group, Cart_create; nonblocking and persistent
+ *     collectives.
  * The ASan build replaces malloc itself: there the program says so and
  * only checks that the operations succeed.
  */
@@ -691,6 +692,31 @@ static int c_idup(void *ctx)
 }
 
 /* Nonblocking collectives (their schedules), at one rank. */
+/* A persistent allreduce: made, started twice, freed. */
+static int k_pcoll(void *ctx)
+{
+	static double in[512], out[512];
+	MPI_Request q;
+	int err, i, was;
+
+	(void)ctx;
+	err = MPI_Allreduce_init(in, out, 512, MPI_DOUBLE, MPI_SUM,
+				 MPI_COMM_WORLD, MPI_INFO_NULL, &q);
+	if (err)
+		return err;
+	for (i = 0; i < 2 && !err; i++) {
+		err = MPI_Start(&q);
+		if (!err) {
+			was = armed;
+			armed = 0;
+			MPI_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+			armed = was;
+		}
+	}
+	MPI_OK(MPI_Request_free(&q));
+	return err;
+}
+
 static int k_icoll(void *ctx)
 {
 	static double in[4096], out[4096];
@@ -749,6 +775,7 @@ int main(int argc, char **argv)
 		{ "Comm_create_group", c_create_group, comm_free },
 		{ "Comm_idup", c_idup, comm_free },
 		{ "Iallreduce + Ibcast + Ibarrier", k_icoll, nothing },
+		{ "Allreduce_init + Start", k_pcoll, nothing },
 	};
 	const struct op contents = { "Type_get_contents", t_contents, nothing };
 	const struct op attr = { "Comm_set_attr", a_set, attr_delete };
