@@ -808,6 +808,8 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 int MPI_Info_delete(MPI_Info info, const char *key);
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 		 int *flag);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
+			char *value, int *flag);
 int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 			  int *flag);
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);

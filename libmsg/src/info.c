@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Info objects (MPI-3.1 chapter 9): ordered (key, value) string pairs.
+ * Info objects (MPI-3.1 chapter 9): ordered (key, value) string pairs,
+ * and MPI-4.0's MPI_Info_get_string.
  *
  * Keys keep the position they were first set at, so MPI_Info_get_nthkey
  * numbers them in the order of setting (a set of an existing key changes
@@ -306,6 +307,45 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 	*flag = i >= 0;
 	if (i >= 0)
 		*valuelen = (int)strlen(info->e[i].value);
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI-4.0's replacement of MPI_Info_get: *buflen in is the room in
+ * value (NUL included), out the room the whole value needs; the value
+ * is cut to fit, NUL-terminated; with *buflen 0, value may be NULL.
+ */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
+			char *value, int *flag)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Info_get_string";
+	int err = check_info(info, fn), i;
+	size_t len;
+
+	if (!err)
+		err = check_key(key, fn);
+	if (err)
+		return err;
+	if (!buflen || !flag)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "buflen or flag is NULL");
+	if (*buflen < 0)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "*buflen %d is negative",
+				*buflen);
+	if (*buflen && !value)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "value is NULL");
+	i = info_find(info, key);
+	*flag = i >= 0;
+	if (i < 0)
+		return MPI_SUCCESS;
+	len = strlen(info->e[i].value);
+	if (*buflen) {
+		size_t n = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
+
+		memcpy(value, info->e[i].value, n);
+		value[n] = 0;
+	}
+	*buflen = (int)len + 1;
 	return MPI_SUCCESS;
 }
 

@@ -3,7 +3,8 @@
  * Info objects: set/get/delete keep (key, value) pairs in the order of
  * setting, get truncates to valuelen, dup is a deep copy, the length
  * limits hold to the character, MPI_INFO_ENV describes the job and
- * cannot be changed, and every bad argument gets its error class.
+ * cannot be changed, and every bad argument gets its error class;
+ * MPI_Info_get_string reports the room a value needs and cuts it to fit.
  */
 #include "test.h"
 
@@ -89,6 +90,44 @@ static void basics(void)
 	flag = 1;
 	MPI_OK(MPI_Info_get_valuelen(info, "absent", &len, &flag));
 	CHECK(!flag, "valuelen of an absent key");
+	MPI_OK(MPI_Info_free(&info));
+}
+
+/* MPI-4.0's get_string: the room needed back in buflen, cut to fit. */
+static void get_string(void)
+{
+	MPI_Info info;
+	char val[16];
+	int len, flag;
+
+	MPI_OK(MPI_Info_create(&info));
+	MPI_OK(MPI_Info_set(info, "k", "abcdefgh"));
+	len = 0;
+	MPI_OK(MPI_Info_get_string(info, "k", &len, NULL, &flag));
+	CHECK(flag && len == 9, "length query: %d", len);
+	memset(val, 'X', sizeof(val));
+	len = 4;
+	MPI_OK(MPI_Info_get_string(info, "k", &len, val, &flag));
+	CHECK(flag && len == 9 && !strcmp(val, "abc") && val[4] == 'X',
+	      "cut to 4: '%s', %d", val, len);
+	len = sizeof(val);
+	MPI_OK(MPI_Info_get_string(info, "k", &len, val, &flag));
+	CHECK(flag && len == 9 && !strcmp(val, "abcdefgh"), "whole: %s", val);
+	strcpy(val, "keep");
+	len = sizeof(val);
+	MPI_OK(MPI_Info_get_string(info, "absent", &len, val, &flag));
+	CHECK(!flag && len == sizeof(val) && !strcmp(val, "keep"),
+	      "absent key: flag %d, %d", flag, len);
+	len = -1;
+	expect(MPI_Info_get_string(info, "k", &len, val, &flag), MPI_ERR_ARG,
+	       "negative buflen");
+	len = 4;
+	expect(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG,
+	       "NULL value with room");
+	expect(MPI_Info_get_string(info, "k", NULL, val, &flag), MPI_ERR_ARG,
+	       "NULL buflen");
+	expect(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, val, &flag),
+	       MPI_ERR_INFO, "MPI_INFO_NULL");
 	MPI_OK(MPI_Info_free(&info));
 }
 
@@ -226,5 +265,6 @@ int main(int argc, char **argv)
 	limits();
 	errors();
 	env();
+	get_string();
 	return t_done();
 }
