@@ -545,6 +545,14 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 int dest, int sendtag, void *recvbuf, int recvcount,
 		 MPI_Datatype recvtype, int source, int recvtag,
 		 MPI_Comm comm, MPI_Status *status);
+/* MPI-4.0: the same, nonblocking: one request for both. */
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  int dest, int sendtag, void *recvbuf, int recvcount,
+		  MPI_Datatype recvtype, int source, int recvtag,
+		  MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+			  int dest, int sendtag, int source, int recvtag,
+			  MPI_Comm comm, MPI_Request *request);
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			 int dest, int sendtag, int source, int recvtag,
 			 MPI_Comm comm, MPI_Status *status);

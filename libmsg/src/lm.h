@@ -268,6 +268,23 @@ struct libmsg_request {
 	struct lm_sched *sched;	/* a collective's step: its schedule */
 	struct lm_greq *greq;	/* generalized: the user's callbacks */
 	struct lm_pcoll *pcoll;	/* persistent collective: its arguments */
+	/*
+	 * MPI_Isendrecv: the receive (the user's request) and the send
+	 * (the library's) name each other until the send is done; the
+	 * receive is not done before it (request.c, lm_pair_complete).
+	 */
+	struct libmsg_request *pair;
+	uint8_t pair_held;	/* the receive is over, the send is not */
+	int pair_err;		/* the send's error, for the receive's status */
+	struct lm_replace *replace;	/* MPI_Isendrecv_replace */
+};
+
+/* MPI_Isendrecv_replace: the message lands in tmp, then in buf. */
+struct lm_replace {
+	void *tmp;
+	void *buf;
+	int count;
+	MPI_Datatype dt;	/* held */
 };
 
 /* ---- Global state ------------------------------------------------------ */
@@ -729,6 +746,8 @@ void lm_req_release(struct libmsg_request *req);
 void lm_req_drop_data(struct libmsg_request *req);
 /* The operation is over: status set, a freed request is released. */
 void lm_req_complete(struct libmsg_request *req);
+/* MPI_Isendrecv_replace's buffer and copy, released. */
+void lm_req_replace_drop(struct libmsg_request *r);
 int lm_check_request(MPI_Request req);
 int lm_wait_one(struct libmsg_request *req);
 

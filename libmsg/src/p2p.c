@@ -451,6 +451,114 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	return MPI_SUCCESS;
 }
 
+/*
+ * MPI_Isendrecv (MPI-4.0): a receive the user holds and a send the
+ * library holds, tied (lm.h, request.c): the request completes when
+ * both have, with the receive's status (and the send's error if only
+ * it failed).  recvbuf NULL with rtmp: MPI_Isendrecv_replace's.
+ */
+static int isendrecv(const char *fn, const void *sendbuf, int sendcount,
+		     MPI_Datatype sendtype, int dest, int sendtag,
+		     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+		     int source, int recvtag, MPI_Comm comm,
+		     struct lm_replace *rep, MPI_Request *request)
+{
+	struct libmsg_request *s, *r;
+
+	if (!request)
+		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
+	*request = MPI_REQUEST_NULL;
+	s = lm_req_new(LM_REQ_SEND);
+	r = lm_req_new(LM_REQ_RECV);
+	if (!s || !r) {
+		free(s);
+		free(r);
+		return lm_req_nomem(comm, fn);
+	}
+	fill(s, sendbuf, sendcount, sendtype, dest, sendtag, comm, LM_MODE_STD);
+	if (dest != MPI_PROC_NULL && lm_req_pack(s)) {
+		unsigned long long bytes = s->bytes;
+
+		lm_req_release(s);
+		free(r);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM,
+				"no memory to pack %llu bytes", bytes);
+	}
+	fill(r, rep ? rep->tmp : recvbuf, recvcount, recvtype, source,
+	     recvtag, comm, LM_MODE_STD);
+	r->replace = rep;
+	r->pair = s;
+	s->pair = r;
+	*request = r;
+	/* Either may be over at once: the receive then waits for the send. */
+	recv_begin(r);
+	lm_send_start(s);
+	return MPI_SUCCESS;
+}
+
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  int dest, int sendtag, void *recvbuf, int recvcount,
+		  MPI_Datatype recvtype, int source, int recvtag,
+		  MPI_Comm comm, MPI_Request *request)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Isendrecv";
+	int err = check_send(fn, sendbuf, sendcount, sendtype, dest, sendtag,
+			     comm);
+
+	if (!err)
+		err = check_recv(fn, recvbuf, recvcount, recvtype, source,
+				 recvtag, comm);
+	if (err)
+		return err;
+	return isendrecv(fn, sendbuf, sendcount, sendtype, dest, sendtag,
+			 recvbuf, recvcount, recvtype, source, recvtag, comm,
+			 NULL, request);
+}
+
+/* The message arrives packed in a buffer of its own, then lands in buf. */
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
+			  int dest, int sendtag, int source, int recvtag,
+			  MPI_Comm comm, MPI_Request *request)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Isendrecv_replace";
+	struct lm_replace *rep;
+	size_t bytes;
+	int err = check_send(fn, buf, count, datatype, dest, sendtag, comm);
+
+	if (!err)
+		err = check_recv(fn, buf, count, datatype, source, recvtag,
+				 comm);
+	if (err)
+		return err;
+	bytes = (size_t)count * (size_t)datatype->size;
+	if (bytes > 0x7fffffff)
+		return lm_error(comm, fn, MPI_ERR_COUNT,
+				"%zu bytes: more than this call handles", bytes);
+	rep = calloc(1, sizeof(*rep));
+	if (rep)
+		rep->tmp = malloc(bytes ? bytes : 1);
+	if (!rep || !rep->tmp) {
+		free(rep);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM,
+				"no memory for %zu bytes", bytes);
+	}
+	rep->buf = buf;
+	rep->count = count;
+	rep->dt = datatype;
+	lm_dt_hold(datatype);
+	err = isendrecv(fn, buf, count, datatype, dest, sendtag, NULL,
+			(int)bytes, MPI_BYTE, source, recvtag, comm, rep,
+			request);
+	if (err) {
+		free(rep->tmp);
+		lm_dt_release(datatype);
+		free(rep);
+	}
+	return err;
+}
+
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			 int dest, int sendtag, int source, int recvtag,
 			 MPI_Comm comm, MPI_Status *status)

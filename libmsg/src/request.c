@@ -88,14 +88,68 @@ void lm_req_drop_data(struct libmsg_request *req)
 void lm_req_release(struct libmsg_request *req)
 {
 	lm_req_drop_data(req);
+	lm_req_replace_drop(req);
 	req->magic = 0;
 	free(req->greq);
 	lm_pcoll_free(req->pcoll);
 	free(req);
 }
 
+/* An MPI_Isendrecv_replace is over: its message goes into place. */
+static void replace_done(struct libmsg_request *r)
+{
+	struct lm_replace *x = r->replace;
+
+	if (!r->status.MPI_ERROR && !r->status.libmsg_cancelled &&
+	    r->status.libmsg_count > 0)
+		lm_dt_unpack(x->tmp, (uint64_t)r->status.libmsg_count, x->buf,
+			     x->count, x->dt);
+	lm_req_replace_drop(r);
+}
+
+void lm_req_replace_drop(struct libmsg_request *r)
+{
+	if (!r->replace)
+		return;
+	free(r->replace->tmp);
+	lm_dt_release(r->replace->dt);
+	free(r->replace);
+	r->replace = NULL;
+}
+
+/*
+ * One half of an MPI_Isendrecv is over.  The send (the library's) lets
+ * go of the receive, hands it its error and is released; the receive
+ * (the user's) waits for the send.  1: nothing more to do here.
+ */
+static int pair_complete(struct libmsg_request *req)
+{
+	struct libmsg_request *r = req->pair;
+
+	if (req->kind == LM_REQ_RECV) {
+		req->pair_held = 1;	/* completed by the send's end */
+		return 1;
+	}
+	r->pair = NULL;
+	if (req->status.MPI_ERROR && !req->status.libmsg_cancelled)
+		r->pair_err = req->status.MPI_ERROR;
+	lm_req_release(req);
+	if (r->pair_held) {
+		r->pair_held = 0;
+		lm_req_complete(r);
+	}
+	return 1;
+}
+
 void lm_req_complete(struct libmsg_request *req)
 {
+	if (req->pair && pair_complete(req))
+		return;
+	if (req->kind == LM_REQ_RECV && req->pair_err &&
+	    !req->status.MPI_ERROR)
+		req->status.MPI_ERROR = req->pair_err;
+	if (req->replace)
+		replace_done(req);
 	req->done = 1;
 	free_pack(req);
 	/* A persistent request keeps its type for the next MPI_Start. */
@@ -524,9 +578,12 @@ int MPI_Cancel(MPI_Request *request)
 	}
 	if (!req_live(r) || r->done)
 		return MPI_SUCCESS;
-	if (r->kind == LM_REQ_RECV)
+	/* An MPI_Isendrecv: its send too (it may be under way). */
+	if (r->pair)
+		lm_send_cancel(r->pair);
+	if (r->kind == LM_REQ_RECV && !r->done && !r->pair_held)
 		lm_match_cancel_recv(r);
-	else
+	else if (r->kind == LM_REQ_SEND)
 		lm_send_cancel(r);
 	return MPI_SUCCESS;
 }

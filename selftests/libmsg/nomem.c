@@ -20,7 +20,8 @@
  *   - info objects (create, set, dup), a communicator's (get_info);
  *     error classes, codes and strings the program adds; a user op;
  *   - requests: Isend/Irecv to oneself, small and large (rendezvous),
- *     contiguous and typed (packed); persistent ones; Mprobe and Mrecv
+ *     contiguous and typed (packed); Isendrecv and Isendrecv_replace;
+ *     persistent ones; Mprobe and Mrecv
  *     (a failed call must leave the message to be received); Bsend; a
  *     generalized request;
  *   - at two ranks and more: a message from rank 1 that arrives
@@ -464,6 +465,33 @@ static int p_self(void *ctx)
 	return err;
 }
 
+/* The same as one MPI_Isendrecv, and as one MPI_Isendrecv_replace. */
+static int p_pair(void *ctx)
+{
+	struct self_msg *m = ctx;
+	MPI_Request q;
+	int err;
+
+	t_fill(m->s, m->bytes, 6);
+	memset(m->r, 0, m->bytes);
+	err = MPI_Isendrecv(m->s, m->count, m->dt, 0, 10, m->r, m->count,
+			    m->dt, 0, 10, MPI_COMM_SELF, &q);
+	if (!err)
+		err = MPI_Wait(&q, MPI_STATUS_IGNORE);
+	if (!err)
+		CHECK(!t_bad(m->r, m->bytes, 6) || m->dt != MPI_BYTE,
+		      "isendrecv of %zu bytes damaged", m->bytes);
+	if (!err)
+		err = MPI_Isendrecv_replace(m->r, m->count, m->dt, 0, 11, 0,
+					    11, MPI_COMM_SELF, &q);
+	if (!err)
+		err = MPI_Wait(&q, MPI_STATUS_IGNORE);
+	if (!err)
+		CHECK(!t_bad(m->r, m->bytes, 6) || m->dt != MPI_BYTE,
+		      "isendrecv_replace of %zu bytes damaged", m->bytes);
+	return err;
+}
+
 /* The same, persistent, started twice. */
 static int p_persistent(void *ctx)
 {
@@ -780,6 +808,8 @@ int main(int argc, char **argv)
 	const struct op contents = { "Type_get_contents", t_contents, nothing };
 	const struct op attr = { "Comm_set_attr", a_set, attr_delete };
 	const struct op self = { "Isend/Irecv to self", p_self, nothing };
+	const struct op isr = { "Isendrecv(_replace) to self", p_pair,
+				 nothing };
 	const struct op pers = { "persistent to self", p_persistent, nothing };
 	const struct op mrecv = { "Mprobe/Mrecv to self", p_mrecv, nothing };
 	const struct op bsend = { "Bsend to self", p_bsend, nothing };
@@ -818,6 +848,7 @@ int main(int argc, char **argv)
 		msgs[i].r = malloc(big * 2);
 		CHECK(msgs[i].s && msgs[i].r, "out of memory");
 		total += sweep(&self, &msgs[i]);
+		total += sweep(&isr, &msgs[i]);
 		total += sweep(&pers, &msgs[i]);
 		total += sweep(&mrecv, &msgs[i]);
 	}
