@@ -260,6 +260,17 @@ int MPI_Info_delete(MPI_Info info, const char *key)
 	return MPI_SUCCESS;
 }
 
+/* At most `most` characters of v and a NUL into out. */
+static void value_copy(const char *v, char *out, size_t most)
+{
+	size_t n = strlen(v);
+
+	if (n > most)
+		n = most;
+	memcpy(out, v, n);
+	out[n] = 0;
+}
+
 /* MPI-3.1: value receives at most valuelen characters and a NUL. */
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 		 int *flag)
@@ -267,7 +278,6 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 	LM_GUARD();
 	static const char fn[] = "MPI_Info_get";
 	int err = check_info(info, fn), i;
-	size_t len;
 
 	if (!err)
 		err = check_key(key, fn);
@@ -280,13 +290,8 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
 		return lm_error(NULL, fn, MPI_ERR_ARG, "value or flag is NULL");
 	i = info_find(info, key);
 	*flag = i >= 0;
-	if (i < 0)
-		return MPI_SUCCESS;
-	len = strlen(info->e[i].value);
-	if (len > (size_t)valuelen)
-		len = (size_t)valuelen;
-	memcpy(value, info->e[i].value, len);
-	value[len] = 0;
+	if (i >= 0)
+		value_copy(info->e[i].value, value, (size_t)valuelen);
 	return MPI_SUCCESS;
 }
 
@@ -321,7 +326,6 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
 	LM_GUARD();
 	static const char fn[] = "MPI_Info_get_string";
 	int err = check_info(info, fn), i;
-	size_t len;
 
 	if (!err)
 		err = check_key(key, fn);
@@ -338,14 +342,9 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen,
 	*flag = i >= 0;
 	if (i < 0)
 		return MPI_SUCCESS;
-	len = strlen(info->e[i].value);
-	if (*buflen) {
-		size_t n = len < (size_t)*buflen - 1 ? len : (size_t)*buflen - 1;
-
-		memcpy(value, info->e[i].value, n);
-		value[n] = 0;
-	}
-	*buflen = (int)len + 1;
+	if (*buflen)
+		value_copy(info->e[i].value, value, (size_t)*buflen - 1);
+	*buflen = (int)strlen(info->e[i].value) + 1;
 	return MPI_SUCCESS;
 }
 
