@@ -158,7 +158,7 @@ int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
 	if (bytes > lm.eager || !fast_take(q, w, tag, bytes, 1, &m))
 		return 0;
 	if (m->len)
-		memcpy(buf, m + 1, m->len);
+		mpichan_copy(buf, m + 1, m->len);
 	mpichan_ring_consume(&lm.job.ep, w, m);
 	return 1;
 }
@@ -178,7 +178,7 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	if (!fast_take(comm->p2p, w, tag, (uint64_t)bytes, 0, &m))
 		return 0;
 	if (m->len)
-		memcpy((char *)buf + dt->true_lb, m + 1, m->len);
+		mpichan_copy((char *)buf + dt->true_lb, m + 1, m->len);
 	if (status) {
 		status->MPI_SOURCE = source;
 		status->MPI_TAG = m->tag;
