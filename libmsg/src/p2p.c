@@ -455,7 +455,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
  * MPI_Isendrecv (MPI-4.0): a receive the user holds and a send the
  * library holds, tied (lm.h, request.c): the request completes when
  * both have, with the receive's status (and the send's error if only
- * it failed).  recvbuf NULL with rtmp: MPI_Isendrecv_replace's.
+ * it failed).  rep: MPI_Isendrecv_replace's, recvbuf its rep->tmp.
  */
 static int isendrecv(const char *fn, const void *sendbuf, int sendcount,
 		     MPI_Datatype sendtype, int dest, int sendtag,
@@ -484,8 +484,8 @@ static int isendrecv(const char *fn, const void *sendbuf, int sendcount,
 		return lm_error(comm, fn, MPI_ERR_NO_MEM,
 				"no memory to pack %llu bytes", bytes);
 	}
-	fill(r, rep ? rep->tmp : recvbuf, recvcount, recvtype, source,
-	     recvtag, comm, LM_MODE_STD);
+	fill(r, recvbuf, recvcount, recvtype, source, recvtag, comm,
+	     LM_MODE_STD);
 	r->replace = rep;
 	r->pair = s;
 	s->pair = r;
@@ -548,7 +548,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 	rep->count = count;
 	rep->dt = datatype;
 	lm_dt_hold(datatype);
-	err = isendrecv(fn, buf, count, datatype, dest, sendtag, NULL,
+	err = isendrecv(fn, buf, count, datatype, dest, sendtag, rep->tmp,
 			(int)bytes, MPI_BYTE, source, recvtag, comm, rep,
 			request);
 	if (err) {

@@ -35,24 +35,6 @@ struct walk {
 };
 
 /*
- * A block larger than this is copied in pieces of this size.  glibc
- * copies from 4 or 8 KiB (by vector width) up with `rep movsb`, which
- * emulated CPUs (QEMU TCG, where the module is tested) run about 5
- * times slower than its vector loop (0.15 against 0.7-1.6 GB/s); on
- * real CPUs 4 KiB pieces copy as fast as one call (14 GB/s both).
- */
-#define LM_COPY_PIECE 4096
-
-static void copy_block(unsigned char *d, const unsigned char *s, uint64_t len)
-{
-	uint64_t off;
-
-	for (off = 0; off + LM_COPY_PIECE < len; off += LM_COPY_PIECE)
-		memcpy(d + off, s + off, LM_COPY_PIECE);
-	memcpy(d + off, s + off, len - off);
-}
-
-/*
  * n blocks of len bytes, dstep and sstep apart.  Common small block
  * sizes get a constant-size memcpy, which the compiler inlines.
  */
@@ -75,11 +57,12 @@ static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 	case 16: BLOCK_LOOP(16); break;
 	case 32: BLOCK_LOOP(32); break;
 	default:
-		if (len <= LM_COPY_PIECE)
+		/* Larger blocks go in pieces (mpichan_copy says why). */
+		if (len <= MPICHAN_COPY_PIECE)
 			BLOCK_LOOP(len);
 		else
 			for (i = 0; i < n; i++, d += dstep, s += sstep)
-				copy_block(d, s, len);
+				mpichan_copy(d, s, len);
 		break;
 	}
 }

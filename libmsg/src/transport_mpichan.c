@@ -101,17 +101,18 @@ static void dev_map_window(struct lm_job *job)
  * host both copy at the same rate (57 GB/s).
  */
 #define LM_WINDOW_SMALL		(512UL << 10)
-#define LM_WINDOW_SMALL_PIECE	4096UL
 
 static void window_copy(unsigned char *dst, const unsigned char *src,
 			size_t len)
 {
-	size_t piece = len < LM_WINDOW_SMALL ? LM_WINDOW_SMALL_PIECE :
-					       (1UL << 20);
 	size_t off, n;
 
+	if (len < LM_WINDOW_SMALL) {
+		mpichan_copy(dst, src, len);
+		return;
+	}
 	for (off = 0; off < len; off += n) {
-		n = len - off < piece ? len - off : piece;
+		n = len - off < (1UL << 20) ? len - off : (1UL << 20);
 		memcpy(dst + off, src + off, n);
 	}
 }
