@@ -31,6 +31,7 @@ struct libmsg_message;
 struct libmsg_op;
 struct libmsg_group;
 struct libmsg_info;
+struct libmsg_session;
 
 typedef struct libmsg_comm *MPI_Comm;
 typedef struct libmsg_datatype *MPI_Datatype;
@@ -40,6 +41,7 @@ typedef struct libmsg_message *MPI_Message;
 typedef struct libmsg_op *MPI_Op;
 typedef struct libmsg_group *MPI_Group;
 typedef struct libmsg_info *MPI_Info;
+typedef struct libmsg_session *MPI_Session;
 
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
@@ -62,6 +64,7 @@ extern struct libmsg_group libmsg_group_empty;
 #define MPI_GROUP_EMPTY		(&libmsg_group_empty)
 #define MPI_GROUP_NULL		((MPI_Group)0)
 #define MPI_INFO_NULL		((MPI_Info)0)
+#define MPI_SESSION_NULL	((MPI_Session)0)
 
 /* Results of MPI_Group_compare and MPI_Comm_compare. */
 #define MPI_IDENT		0
@@ -229,6 +232,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_PENDING		19
 #define MPI_ERR_NO_MEM		34
 #define MPI_ERR_KEYVAL		48
+#define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
 #define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
 #define MPI_ERR_LASTCODE	76
@@ -295,6 +299,41 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 			    MPI_Request *request);
 
 /*
+ * Sessions (MPI-4.0, session.c): the process sets "mpi://WORLD" and
+ * "mpi://SELF", communicators made from their groups.  MPI_Init and
+ * sessions may be used together; the library leaves the job when the
+ * last of them is finalized, and cannot join it again after that.
+ */
+#define MPI_MAX_PSET_NAME_LEN	256
+#define MPI_MAX_STRINGTAG_LEN	256
+
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session,
+					       int *code, ...);
+
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
+		     MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
+			      int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
+			     int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name,
+			      MPI_Info *info);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
+				MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+			       MPI_Info info, MPI_Errhandler errhandler,
+			       MPI_Comm *newcomm);
+int MPI_Session_create_errhandler(
+	MPI_Session_errhandler_function *session_errhandler_fn,
+	MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session,
+			       MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
+/*
  * Intercommunicators and spawned processes do not exist: every
  * communicator is an intracommunicator (intercomm.c).
  */
@@ -305,6 +344,11 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_get_parent(MPI_Comm *parent);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+				    MPI_Group remote_group, int remote_leader,
+				    const char *stringtag, MPI_Info info,
+				    MPI_Errhandler errhandler,
+				    MPI_Comm *newintercomm);
 
 /* ---- Groups ------------------------------------------------------------- */
 
@@ -812,6 +856,7 @@ extern struct libmsg_info libmsg_info_env;
 #define MPI_ERR_INFO_NOKEY	31
 
 int MPI_Info_create(MPI_Info *info);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 int MPI_Info_delete(MPI_Info info, const char *key);
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,

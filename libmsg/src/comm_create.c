@@ -326,14 +326,23 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
  * comm's collectives.
  */
 static int agree_in_group(MPI_Comm comm, const char *fn, MPI_Group group,
-			  int tag, uint32_t *ctx)
+			  uint32_t on, int tag, MPI_Errhandler errh,
+			  uint32_t *ctx)
 {
 	struct libmsg_comm *tmp = lm_comm_new(comm, group->size, group->world,
-					      LM_CTX_AGREE);
+					      on);
 	int err;
 
 	if (!tmp)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		return errh ? lm_errh_error(errh, fn, MPI_ERR_NO_MEM,
+					    "out of memory") :
+			lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	if (errh) {
+		/* What goes wrong in the agreement is raised on errh. */
+		lm_errh_hold(errh);
+		lm_errh_put(tmp->errh);
+		tmp->errh = errh;
+	}
 	tmp->coll_seq = (uint32_t)tag;	/* its collective's tag */
 	err = lm_ctx_agree(tmp, fn, ctx);
 	lm_comm_discard(tmp);
@@ -357,8 +366,88 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 	*newcomm = MPI_COMM_NULL;
 	if (group->rank == MPI_UNDEFINED)
 		return MPI_SUCCESS;	/* not a member: nothing to join */
-	err = agree_in_group(comm, fn, group, tag, &ctx);
+	err = agree_in_group(comm, fn, group, LM_CTX_AGREE, tag, NULL, &ctx);
 	if (err)
 		return err;
 	return make(comm, fn, group->size, group->world, ctx, newcomm);
+}
+
+/* A tag for stringtag (FNV-1a): equal strings, equal tags. */
+static int string_tag(const char *s)
+{
+	uint32_t h = 2166136261U;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619U;
+	return (int)(h % ((uint32_t)MPI_TAG_UB_VALUE + 1));
+}
+
+static int from_group_args(const char *fn, MPI_Group group,
+			   const char *stringtag, MPI_Info info,
+			   MPI_Errhandler errh, MPI_Comm *newcomm)
+{
+	if (!group || group->magic != LM_MAGIC_GROUP)
+		return lm_errh_error(errh, fn, MPI_ERR_GROUP, "invalid group");
+	if (!stringtag)
+		return lm_errh_error(errh, fn, MPI_ERR_ARG, "stringtag is NULL");
+	if (strnlen(stringtag, MPI_MAX_STRINGTAG_LEN) >= MPI_MAX_STRINGTAG_LEN)
+		return lm_errh_error(errh, fn, MPI_ERR_ARG,
+				     "stringtag longer than %d characters",
+				     MPI_MAX_STRINGTAG_LEN - 1);
+	if (!lm_info_ok(info))
+		return lm_errh_error(errh, fn, MPI_ERR_INFO,
+				     "invalid info object");
+	if (!newcomm)
+		return lm_errh_error(errh, fn, MPI_ERR_ARG, "newcomm is NULL");
+	*newcomm = MPI_COMM_NULL;
+	if (group->rank == MPI_UNDEFINED)
+		return lm_errh_error(errh, fn, MPI_ERR_GROUP,
+				     "this process is not in the group");
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Comm_create_from_group (MPI-4.0) is MPI_Comm_create_group
+ * without a parent.  The job's processes are all in MPI_COMM_WORLD,
+ * which exists whether the job was joined by MPI_Init or by a session,
+ * so the agreement runs as MPI_Comm_create_group's does, over the
+ * group's processes, on a reserved context of its own (LM_CTX_SESSION:
+ * never confused with MPI_Comm_create_group's), with a tag hashed from
+ * stringtag, which MPI makes the way to tell concurrent calls apart.
+ * Errors are raised on errhandler, which the new communicator gets.
+ */
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
+			       MPI_Info info, MPI_Errhandler errhandler,
+			       MPI_Comm *newcomm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_create_from_group";
+	struct libmsg_comm *c;
+	uint32_t ctx;
+	int err;
+
+	lm_check_init(fn);
+	if (!lm_errh_fits(errhandler, 0))
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s",
+				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
+				"a session's error handler, not a communicator's" :
+				"invalid error handler");
+	err = from_group_args(fn, group, stringtag, info, errhandler, newcomm);
+	if (err)
+		return err;
+	err = agree_in_group(MPI_COMM_WORLD, fn, group, LM_CTX_SESSION,
+			     string_tag(stringtag), errhandler, &ctx);
+	if (err)
+		return err;
+	c = lm_comm_new(MPI_COMM_WORLD, group->size, group->world, ctx);
+	if (!c)
+		return lm_errh_error(errhandler, fn, MPI_ERR_NO_MEM,
+				     "no memory for a communicator of %d",
+				     group->size);
+	lm_errh_hold(errhandler);
+	lm_errh_put(c->errh);
+	c->errh = errhandler;
+	lm_comm_register(c);
+	*newcomm = c;
+	return MPI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Error classes, their strings, and error handlers on communicators.
+ * Error classes, their strings, and error handlers on communicators
+ * and sessions (a user's handler is made for one kind or the other).
  * Predefined error codes are the classes themselves (codes a program
  * adds, errcodes.c, each have a class); the detail of the last error
  * raised (which call, which argument) is kept and shown by
@@ -112,34 +113,84 @@ void lm_fatal(const char *fmt, ...)
 	_exit(1);
 }
 
-int lm_error(struct libmsg_comm *comm, const char *fn, int code,
-	     const char *fmt, ...)
+/*
+ * Raise code on handler h: the detail is kept for MPI_Error_string, a
+ * user's handler is called with the object (*comm or *session, by the
+ * kind it was made for), a fatal one ends the process with the detail.
+ */
+static int raise_on(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
+		    const char *fn, int code, const char *fmt, va_list ap)
 {
-	MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
 	char msg[160];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	snprintf(last_detail, sizeof(last_detail), "%s: %s", fn, msg);
 	last_class = code;
-	if (!comm || comm->magic != LM_MAGIC_COMM)
-		comm = MPI_COMM_WORLD;
-	if (comm->magic == LM_MAGIC_COMM && comm->errh)
-		h = comm->errh;
+	if (!h || h->magic != LM_MAGIC_ERRH)
+		h = MPI_ERRORS_ARE_FATAL;
 	if (h->kind == LM_ERRH_RETURN)
 		return code;
 	if (h->kind == LM_ERRH_USER) {
-		MPI_Comm c = comm;
 		int e = code;
 
-		h->fn(&c, &e);
+		if (h->session)
+			h->session_fn(&session, &e);
+		else
+			h->fn(&comm, &e);
 		return code;
 	}
 	lm_fatal("%s: %s (%s)", fn, msg, predefined(code) ? class_names[code] :
 		 lm_err_user_class(code) >= 0 ? lm_err_user_string(code) :
 		 "unknown error class");
+}
+
+int lm_error(struct libmsg_comm *comm, const char *fn, int code,
+	     const char *fmt, ...)
+{
+	MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
+	va_list ap;
+	int ret;
+
+	if (!comm || comm->magic != LM_MAGIC_COMM)
+		comm = MPI_COMM_WORLD;
+	if (comm->magic == LM_MAGIC_COMM && comm->errh)
+		h = comm->errh;
+	va_start(ap, fmt);
+	ret = raise_on(h, comm, MPI_SESSION_NULL, fn, code, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int lm_session_error(struct libmsg_session *s, const char *fn, int code,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	if (s && s->magic == LM_MAGIC_SESSION) {
+		ret = raise_on(s->errh, MPI_COMM_NULL, s, fn, code, fmt, ap);
+	} else {
+		/* No session to say how: as a call without an object. */
+		MPI_Comm w = MPI_COMM_WORLD;
+
+		ret = raise_on(w->magic == LM_MAGIC_COMM ? w->errh : NULL, w,
+			       MPI_SESSION_NULL, fn, code, fmt, ap);
+	}
+	va_end(ap);
+	return ret;
+}
+
+int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = raise_on(h, MPI_COMM_NULL, MPI_SESSION_NULL, fn, code, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 int lm_err_is_class(int code)
@@ -189,6 +240,13 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 	return MPI_SUCCESS;
 }
 
+int lm_errh_fits(MPI_Errhandler h, int session)
+{
+	if (!h || h->magic != LM_MAGIC_ERRH)
+		return 0;
+	return h->kind != LM_ERRH_USER || h->session == session;
+}
+
 void lm_errh_hold(MPI_Errhandler h)
 {
 	if (h->kind == LM_ERRH_USER)
@@ -203,15 +261,13 @@ void lm_errh_put(MPI_Errhandler h)
 	}
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
-			       MPI_Errhandler *errhandler)
+/* A user's handler: for a session's calls or a communicator's. */
+static int errh_new(const char *fn, int session, void (*f)(void),
+		    MPI_Errhandler *errhandler)
 {
-	LM_GUARD();
-	static const char fn[] = "MPI_Comm_create_errhandler";
 	MPI_Errhandler h;
 
-	lm_check_init(fn);
-	if (!comm_errhandler_fn || !errhandler)
+	if (!f || !errhandler)
 		return lm_error(NULL, fn, MPI_ERR_ARG,
 				"function or errhandler is NULL");
 	h = calloc(1, sizeof(*h));
@@ -220,10 +276,34 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
 				"out of memory for an error handler");
 	h->magic = LM_MAGIC_ERRH;
 	h->kind = LM_ERRH_USER;
-	h->fn = comm_errhandler_fn;
+	h->session = session;
+	if (session)
+		h->session_fn = (MPI_Session_errhandler_function *)f;
+	else
+		h->fn = (MPI_Comm_errhandler_function *)f;
 	h->refs = 1;
 	*errhandler = h;
 	return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+			       MPI_Errhandler *errhandler)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_create_errhandler";
+
+	lm_check_init(fn);
+	return errh_new(fn, 0, (void (*)(void))comm_errhandler_fn, errhandler);
+}
+
+/* MPI-4.0 allows this before any initialization. */
+int MPI_Session_create_errhandler(
+	MPI_Session_errhandler_function *session_errhandler_fn,
+	MPI_Errhandler *errhandler)
+{
+	LM_GUARD();
+	return errh_new("MPI_Session_create_errhandler", 1,
+			(void (*)(void))session_errhandler_fn, errhandler);
 }
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
@@ -246,8 +326,10 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 	if (err)
 		return err;
-	if (!errhandler || errhandler->magic != LM_MAGIC_ERRH)
+	if (!lm_errh_fits(errhandler, 0))
 		return lm_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
+				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
+				"a session's error handler, not a communicator's" :
 				"invalid error handler");
 	lm_errh_hold(errhandler);
 	lm_errh_put(comm->errh);

@@ -12,6 +12,10 @@
  *
  * MPI_INFO_ENV describes how the process was started (filled when first
  * used); it can be read and duplicated, not changed or freed.
+ * MPI_Info_create_env makes a changeable object of the same keys.
+ *
+ * MPI-4.0 allows every info call before MPI is initialized and after
+ * it is finalized, so none of them checks for it.
  */
 
 #include <stdio.h>
@@ -106,11 +110,55 @@ static int info_put(struct libmsg_info *info, const char *key,
 	return 0;
 }
 
-/* The process's command line from /proc: argv[0] and the rest. */
+static const char *const levels[] = {
+	[MPI_THREAD_SINGLE] = "MPI_THREAD_SINGLE",
+	[MPI_THREAD_FUNNELED] = "MPI_THREAD_FUNNELED",
+	[MPI_THREAD_SERIALIZED] = "MPI_THREAD_SERIALIZED",
+	[MPI_THREAD_MULTIPLE] = "MPI_THREAD_MULTIPLE",
+};
+
+const char *lm_thread_level_name(int level)
+{
+	if (level < MPI_THREAD_SINGLE || level > MPI_THREAD_MULTIPLE)
+		return "MPI_THREAD_SINGLE";
+	return levels[level];
+}
+
+int lm_thread_level_parse(const char *name)
+{
+	int i;
+
+	for (i = MPI_THREAD_SINGLE; i <= MPI_THREAD_MULTIPLE; i++)
+		if (!strcmp(name, levels[i]))
+			return i;
+	return -1;
+}
+
+/* "command" and "argv": argv[0] and the rest, separated by spaces. */
+static void env_args(struct libmsg_info *info, int argc, char *const argv[])
+{
+	char args[MPI_MAX_INFO_VAL] = "";
+	size_t len = 0;
+	int i;
+
+	if (argc < 1 || !argv || !argv[0])
+		return;
+	info_put(info, "command", argv[0]);
+	for (i = 1; i < argc && argv[i]; i++) {
+		len += (size_t)snprintf(args + len, sizeof(args) - len, "%s%s",
+					len ? " " : "", argv[i]);
+		if (len >= sizeof(args) - 1)
+			break;
+	}
+	info_put(info, "argv", args);
+}
+
+/* The process's command line from /proc, as env_args() takes it. */
 static void env_command(struct libmsg_info *info)
 {
-	char buf[MPI_MAX_INFO_VAL], args[MPI_MAX_INFO_VAL] = "";
-	size_t n, off, len;
+	char buf[MPI_MAX_INFO_VAL], *argv[MPI_MAX_INFO_VAL / 2];
+	size_t n, off;
+	int argc = 0;
 	FILE *f = fopen("/proc/self/cmdline", "r");
 
 	if (!f)
@@ -118,59 +166,89 @@ static void env_command(struct libmsg_info *info)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	if (!n)
-		return;
-	info_put(info, "command", buf);
-	/* The arguments, separated by spaces (cut at the value limit). */
-	len = 0;
-	for (off = strlen(buf) + 1; off < n; off += strlen(buf + off) + 1) {
-		len += (size_t)snprintf(args + len, sizeof(args) - len, "%s%s",
-					len ? " " : "", buf + off);
-		if (len >= sizeof(args) - 1)
-			break;
-	}
-	info_put(info, "argv", args);
+	for (off = 0; off < n; off += strlen(buf + off) + 1)
+		argv[argc++] = buf + off;
+	env_args(info, argc, argv);
 }
 
-static void env_fill(struct libmsg_info *info)
+/*
+ * What MPI_INFO_ENV and MPI_Info_create_env describe: the command (from
+ * argv, or /proc for argc < 0), the host and directory, and once the job
+ * is joined its size and the thread level.  An object filled before
+ * that is filled again at its next use.
+ */
+static void env_fill(struct libmsg_info *info, int argc, char *const argv[])
 {
-	static const char *const levels[] = {
-		"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-		"MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE",
-	};
 	char buf[MPI_MAX_INFO_VAL];
 
-	info->filled = 1;
-	env_command(info);
-	snprintf(buf, sizeof(buf), "%u", (unsigned)lm.job.nranks);
-	info_put(info, "maxprocs", buf);
+	if (argc < 0)
+		env_command(info);
+	else
+		env_args(info, argc, argv);
+	if (lm.initialized) {
+		snprintf(buf, sizeof(buf), "%u", (unsigned)lm.job.nranks);
+		info_put(info, "maxprocs", buf);
+	}
 	if (!gethostname(buf, sizeof(buf))) {
 		buf[sizeof(buf) - 1] = 0;
 		info_put(info, "host", buf);
 	}
 	if (getcwd(buf, sizeof(buf)))
 		info_put(info, "wdir", buf);
-	if (lm.thread_level >= 0 && lm.thread_level <= MPI_THREAD_MULTIPLE)
-		info_put(info, "thread_level", levels[lm.thread_level]);
+	if (lm.initialized)
+		info_put(info, "thread_level",
+			 lm_thread_level_name(lm.thread_level));
+	info->filled = (uint8_t)lm.initialized;
+}
+
+int lm_info_lookup(MPI_Info info, const char *key, char *buf, size_t len)
+{
+	int i;
+
+	if (!info || info->magic != LM_MAGIC_INFO || !len)
+		return 0;
+	i = info_find(info, key);
+	if (i < 0)
+		return 0;
+	snprintf(buf, len, "%s", info->e[i].value);
+	return 1;
+}
+
+MPI_Info lm_info_make(const char *key, const char *value)
+{
+	struct libmsg_info *info = info_alloc();
+
+	if (info && key && info_put(info, key, value)) {
+		info->magic = 0;
+		free(info);
+		return NULL;
+	}
+	return info;
 }
 
 /* info is a live info object (MPI_INFO_NULL is not), or an error. */
 static int check_info(MPI_Info info, const char *fn)
 {
-	lm_check_init(fn);
 	if (!info)
 		return lm_error(NULL, fn, MPI_ERR_INFO, "info is MPI_INFO_NULL");
 	if (info->magic != LM_MAGIC_INFO)
 		return lm_error(NULL, fn, MPI_ERR_INFO, "invalid info object");
-	if (info->predefined && !info->filled)
-		env_fill(info);
+	if (info->predefined && !info->filled) {
+		info_clear(info);
+		env_fill(info, -1, NULL);
+	}
 	return MPI_SUCCESS;
 }
 
 /* An info argument of another call: MPI_INFO_NULL or a live object. */
+int lm_info_ok(MPI_Info info)
+{
+	return !info || info->magic == LM_MAGIC_INFO;
+}
+
 int lm_check_info_arg(struct libmsg_comm *comm, MPI_Info info, const char *fn)
 {
-	if (info && info->magic != LM_MAGIC_INFO)
+	if (!lm_info_ok(info))
 		return lm_error(comm, fn, MPI_ERR_INFO, "invalid info object");
 	return MPI_SUCCESS;
 }
@@ -202,7 +280,6 @@ static int check_changeable(MPI_Info info, const char *fn)
 int MPI_Info_create(MPI_Info *info)
 {
 	LM_GUARD();
-	lm_check_init("MPI_Info_create");
 	if (!info)
 		return lm_error(NULL, "MPI_Info_create", MPI_ERR_ARG,
 				"info is NULL");
@@ -210,6 +287,26 @@ int MPI_Info_create(MPI_Info *info)
 	if (!*info)
 		return lm_error(NULL, "MPI_Info_create", MPI_ERR_NO_MEM,
 				"out of memory");
+	return MPI_SUCCESS;
+}
+
+/* MPI-4.0: MPI_INFO_ENV's keys, for the arguments given. */
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Info_create_env";
+
+	if (!info)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "info is NULL");
+	if (argc < 0 || (argc > 0 && !argv))
+		return lm_error(NULL, fn, MPI_ERR_ARG,
+				"argc %d with argv %s", argc,
+				argv ? "given" : "NULL");
+	*info = info_alloc();
+	if (!*info)
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory");
+	env_fill(*info, argc, argv);
+	(*info)->filled = 0;
 	return MPI_SUCCESS;
 }
 
@@ -411,7 +508,6 @@ int MPI_Info_free(MPI_Info *info)
 	static const char fn[] = "MPI_Info_free";
 	int err;
 
-	lm_check_init(fn);
 	if (!info)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "info is NULL");
 	err = check_info(*info, fn);

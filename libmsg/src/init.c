@@ -45,7 +45,8 @@ int lm_check_init(const char *fn)
 	if (lm.initialized && !lm.finalized)
 		return MPI_SUCCESS;
 	fprintf(stderr, "libmsg: %s called %s\n", fn,
-		lm.finalized ? "after MPI_Finalize" : "before MPI_Init");
+		lm.finalized ? "after MPI was finalized" :
+		"before MPI_Init or MPI_Session_init");
 	_exit(1);
 }
 
@@ -115,15 +116,31 @@ static void read_settings(void)
 		lm.span_sparse = 1;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+/*
+ * MPI_THREAD_MULTIPLE turns the library lock on (thread.c).  Raising
+ * the level of a library already joined (a session first, then
+ * MPI_Init_thread or another session asking for more) is safe: below
+ * MULTIPLE no other thread is inside MPI while this one is.
+ */
+static void thread_level_raise(int required)
+{
+	if (required > MPI_THREAD_MULTIPLE)
+		required = MPI_THREAD_MULTIPLE;
+	if (required <= lm.thread_level)
+		return;
+	lm.thread_level = required;
+	if (required == MPI_THREAD_MULTIPLE)
+		lm_mt_init();
+}
+
+void lm_join(int required, const char *fn)
 {
 	int err;
 
-	(void)argc;
-	(void)argv;
-	if (lm.initialized)
-		return lm_error(NULL, "MPI_Init", MPI_ERR_OTHER,
-				"MPI is already initialized");
+	if (lm.initialized) {
+		thread_level_raise(required);
+		return;
+	}
 	if (lm_transport_pick_device()) {
 		lm.job.t = &lm_transport_mpichan;
 	} else {
@@ -131,20 +148,16 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	}
 	err = lm.job.t->open(&lm.job);
 	if (err)
-		lm_fatal("MPI_Init: cannot join the job over %s: %s",
+		lm_fatal("%s: cannot join the job over %s: %s", fn,
 			 lm.job.t->name, strerror(-err));
 	if (lm.job.t == &lm_transport_shm && lm.job.rank == 0)
 		fprintf(stderr, "libmsg: warning: %s not available; using the user-space shared-memory fallback (memfd, process_vm_readv)\n",
 			MPICHAN_DEVICE);
 	lm.pid = getpid();
 	read_settings();
-	/* Every level is given; MULTIPLE turns the library lock on (thread.c). */
-	lm.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE :
-		required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
-	if (provided)
-		*provided = lm.thread_level;
-	if (lm.thread_level == MPI_THREAD_MULTIPLE)
-		lm_mt_init();
+	/* Every level is given. */
+	lm.thread_level = MPI_THREAD_SINGLE;
+	thread_level_raise(required);
 	err = lm_comm_init();
 	if (!err)
 		err = lm_progress_init();
@@ -152,8 +165,25 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 		err = lm_coll_init();
 	lm_area_init();
 	if (err)
-		lm_fatal("MPI_Init: out of memory");
+		lm_fatal("%s: out of memory", fn);
 	lm.initialized = 1;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	(void)argc;
+	(void)argv;
+	if (lm.world_init)
+		return lm_error(NULL, "MPI_Init", MPI_ERR_OTHER,
+				lm.world_done ? "MPI_Init after MPI_Finalize" :
+				"MPI is already initialized");
+	if (lm.finalized)
+		return lm_error(NULL, "MPI_Init", MPI_ERR_OTHER,
+				"the last session was finalized: libmsg cannot join the job again");
+	lm_join(required, "MPI_Init");
+	lm.world_init = 1;
+	if (provided)
+		*provided = lm.thread_level;
 	return MPI_SUCCESS;
 }
 
@@ -204,16 +234,12 @@ static void finalize_barrier(void)
 	}
 }
 
-static int finalize(void)
+/* Leave the job: every rank's last MPI_Finalize or MPI_Session_finalize. */
+static int leave(const char *fn)
 {
 	LM_GUARD();
-	int err;
 
-	lm_check_init("MPI_Finalize");
-	/* MPI: first the equivalent of freeing MPI_COMM_SELF's attributes. */
-	err = lm_attr_delete_all(MPI_COMM_SELF, "MPI_Finalize");
-	if (err)
-		return err;
+	lm_check_init(fn);
 	/* Sends still queued or waiting for their receiver must finish. */
 	while (lm.npending || !cds_list_empty(&lm.inflight) ||
 	       !cds_list_empty(&lm.cancel_wait))
@@ -229,9 +255,9 @@ static int finalize(void)
 	return MPI_SUCCESS;
 }
 
-int MPI_Finalize(void)
+int lm_leave(const char *fn)
 {
-	int err = finalize();
+	int err = leave(fn);
 
 	/* Outside the lock: the owner's read-side section would stop it. */
 	if (!err && lm.thread_level == MPI_THREAD_MULTIPLE)
@@ -239,11 +265,40 @@ int MPI_Finalize(void)
 	return err;
 }
 
+static int finalize(void)
+{
+	LM_GUARD();
+	int err;
+
+	if (!lm.world_init || lm.world_done)
+		return lm_error(NULL, "MPI_Finalize", MPI_ERR_OTHER, "%s",
+				lm.world_done ? "MPI_Finalize was called already" :
+				"MPI_Init was not called");
+	lm_check_init("MPI_Finalize");
+	/* MPI: first the equivalent of freeing MPI_COMM_SELF's attributes. */
+	err = lm_attr_delete_all(MPI_COMM_SELF, "MPI_Finalize");
+	if (err)
+		return err;
+	lm.world_done = 1;
+	return MPI_SUCCESS;
+}
+
+/* With sessions still open, the job is left at the last one's end. */
+int MPI_Finalize(void)
+{
+	int err = finalize();
+
+	if (err || lm.sessions)
+		return err;
+	return lm_leave("MPI_Finalize");
+}
+
+/* MPI-4.0: these tell of the World Model only, not of sessions. */
 int MPI_Initialized(int *flag)
 {
 	if (!flag)
 		return lm_error(NULL, "MPI_Initialized", MPI_ERR_ARG, "flag is NULL");
-	*flag = lm.initialized;
+	*flag = lm.world_init;
 	return MPI_SUCCESS;
 }
 
@@ -251,7 +306,7 @@ int MPI_Finalized(int *flag)
 {
 	if (!flag)
 		return lm_error(NULL, "MPI_Finalized", MPI_ERR_ARG, "flag is NULL");
-	*flag = lm.finalized;
+	*flag = lm.world_done;
 	return MPI_SUCCESS;
 }
 

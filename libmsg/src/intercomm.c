@@ -4,9 +4,9 @@
  * communicator is an intracommunicator of the one job mpiexec started,
  * so these calls exist for programs that name them, and answer as MPI
  * says a job without them must:
- *   - MPI_Intercomm_create is refused (MPI_ERR_UNSUPPORTED_OPERATION,
- *     with why) on every calling process, which therefore never waits
- *     for the other group;
+ *   - MPI_Intercomm_create and MPI_Intercomm_create_from_groups are
+ *     refused (MPI_ERR_UNSUPPORTED_OPERATION, with why) on every calling
+ *     process, which therefore never waits for the other group;
  *   - MPI_Intercomm_merge, MPI_Comm_remote_size and
  *     MPI_Comm_remote_group are given an intracommunicator, which is
  *     MPI_ERR_COMM;
@@ -32,6 +32,32 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 	*newintercomm = MPI_COMM_NULL;
 	return lm_error(local_comm, fn, MPI_ERR_UNSUPPORTED_OPERATION,
 			"intercommunicators are not supported: libmsg has intracommunicators only");
+}
+
+/* MPI-4.0's form without a parent: refused the same way. */
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+				    MPI_Group remote_group, int remote_leader,
+				    const char *stringtag, MPI_Info info,
+				    MPI_Errhandler errhandler,
+				    MPI_Comm *newintercomm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Intercomm_create_from_groups";
+	int err = lm_check_group(local_group, fn);
+
+	(void)local_leader; (void)remote_leader; (void)stringtag; (void)info;
+	if (!err)
+		err = lm_check_group(remote_group, fn);
+	if (err)
+		return err;
+	if (!lm_errh_fits(errhandler, 0))
+		return lm_error(NULL, fn, MPI_ERR_ARG, "invalid error handler");
+	if (!newintercomm)
+		return lm_errh_error(errhandler, fn, MPI_ERR_ARG,
+				     "newintercomm is NULL");
+	*newintercomm = MPI_COMM_NULL;
+	return lm_errh_error(errhandler, fn, MPI_ERR_UNSUPPORTED_OPERATION,
+			     "intercommunicators are not supported: libmsg has intracommunicators only");
 }
 
 /* comm must be an intercommunicator: no communicator is. */

@@ -25,6 +25,7 @@
 #define LM_MAGIC_OP	0x4f504552U	/* "OPER" */
 #define LM_MAGIC_INFO	0x494e464fU	/* "INFO" */
 #define LM_MAGIC_GROUP	0x47525550U	/* "GRUP" */
+#define LM_MAGIC_SESSION	0x53455353U	/* "SESS" */
 
 /* ---- Protocol: message kinds in the rings --------------------------- */
 
@@ -160,11 +161,16 @@ struct libmsg_errhandler {
 	uint32_t magic;
 	int kind;		/* LM_ERRH_* */
 	/* LM_ERRH_USER: */
+	int session;		/* made for sessions, not communicators */
 	MPI_Comm_errhandler_function *fn;
-	int refs;		/* the user's handle, communicators, gets */
+	MPI_Session_errhandler_function *session_fn;
+	int refs;		/* the user's handle, objects it is on, gets */
 };
 
 enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };
+
+/* A live error handler that may go on a session (or a communicator). */
+int lm_errh_fits(MPI_Errhandler h, int session);
 
 /* A communicator takes (or leaves) an error handler. */
 void lm_errh_hold(MPI_Errhandler h);
@@ -287,13 +293,21 @@ struct lm_replace {
 	MPI_Datatype dt;	/* held */
 };
 
+/* MPI_Session_init's handle (session.c). */
+struct libmsg_session {
+	uint32_t magic;
+	MPI_Errhandler errh;	/* held */
+};
+
 /* ---- Global state ------------------------------------------------------ */
 
 enum { LM_WAIT_HYBRID, LM_WAIT_SPIN, LM_WAIT_SLEEP };
 enum { LM_SPAN_OFF, LM_SPAN_ON, LM_SPAN_AUTO };
 
 struct lm_state {
-	int initialized, finalized;
+	int initialized, finalized;	/* joined the job, left it */
+	int world_init, world_done;	/* MPI_Init, MPI_Finalize called */
+	int sessions;			/* sessions not finalized */
 	int thread_level;
 	struct lm_job job;
 	uint32_t eager;			/* largest eager payload */
@@ -422,6 +436,15 @@ static inline void lm_read_unlock(int locked)
  */
 int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same on a session's handler (NULL: as for lm_error(NULL, ...)). */
+int lm_session_error(struct libmsg_session *s, const char *fn, int code,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * The same on handler h, for a call that makes the communicator h is
+ * for (MPI_Comm_create_from_group): its handler sees MPI_COMM_NULL.
+ */
+int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						   noreturn));
 int lm_errno_class(int err);
@@ -450,6 +473,25 @@ int *lm_err_lastused(void);
 
 int lm_check_init(const char *fn);
 uint64_t lm_now_ns(void);
+/*
+ * The first MPI_Init or MPI_Session_init joins the job at thread level
+ * `required` (clamped); a later one may raise the level to MULTIPLE.
+ * The last MPI_Finalize or MPI_Session_finalize leaves it.
+ */
+void lm_join(int required, const char *fn);
+int lm_leave(const char *fn);
+
+/* ---- info.c ------------------------------------------------------------ */
+
+const char *lm_thread_level_name(int level);
+/* "MPI_THREAD_..." -> its level, or -1. */
+int lm_thread_level_parse(const char *name);
+/* key's value into buf[len] (cut): 1, or 0 when info has no key. */
+int lm_info_lookup(MPI_Info info, const char *key, char *buf, size_t len);
+/* MPI_INFO_NULL or a live info object. */
+int lm_info_ok(MPI_Info info);
+/* A new info object, with one key and value unless key is NULL. */
+MPI_Info lm_info_make(const char *key, const char *value);
 
 /* ---- comm.c ------------------------------------------------------------ */
 
@@ -457,7 +499,8 @@ uint64_t lm_now_ns(void);
 #define LM_CTX_WORLD	0
 #define LM_CTX_SELF	2
 #define LM_CTX_AGREE	4	/* MPI_Comm_create_group's agreement */
-#define LM_CTX_FIRST	6	/* the first one for created communicators */
+#define LM_CTX_SESSION	6	/* MPI_Comm_create_from_group's agreement */
+#define LM_CTX_FIRST	8	/* the first one for created communicators */
 #define LM_CTX_LIMIT	4096	/* context ids: 0 .. LM_CTX_LIMIT - 1 */
 
 int lm_comm_init(void);

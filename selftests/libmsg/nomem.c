@@ -18,6 +18,7 @@
  *   - attributes: a keyval, set and delete; a datatype's keyval,
  *     attribute and a dup that copies it; communicator names;
  *   - info objects (create, set, dup), a communicator's (get_info);
+ *     a session, its info, a process set's info and group;
  *     error classes, codes and strings the program adds; a user op;
  *   - requests: Isend/Irecv to oneself, small and large (rendezvous),
  *     contiguous and typed (packed); Isendrecv and Isendrecv_replace;
@@ -27,7 +28,7 @@
  *   - at two ranks and more: a message from rank 1 that arrives
  *     unexpected at rank 0 (it must wait in the ring, then arrive);
  *   - at one rank: Comm_dup, idup, split, split_type, create,
- *     create_group, Cart_create; nonblocking and persistent
+ *     create_group, create_from_group, Cart_create; nonblocking and persistent
  *     collectives.
  * The ASan build replaces malloc itself: there the program says so and
  * only checks that the operations succeed.
@@ -408,6 +409,33 @@ static int c_get_info(void *ctx)
 	return MPI_Comm_get_info(MPI_COMM_WORLD, &made_info);
 }
 
+/* A session, its info and a process set's group and info. */
+static int s_session(void *ctx)
+{
+	MPI_Session s;
+	MPI_Info a = MPI_INFO_NULL, b = MPI_INFO_NULL;
+	MPI_Group g = MPI_GROUP_NULL;
+	int err;
+
+	(void)ctx;
+	err = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+	if (err)
+		return err;
+	err = MPI_Session_get_info(s, &a);
+	if (!err)
+		err = MPI_Session_get_pset_info(s, "mpi://WORLD", &b);
+	if (!err)
+		err = MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
+	if (a != MPI_INFO_NULL)
+		MPI_OK(MPI_Info_free(&a));
+	if (b != MPI_INFO_NULL)
+		MPI_OK(MPI_Info_free(&b));
+	if (g != MPI_GROUP_NULL)
+		MPI_OK(MPI_Group_free(&g));
+	MPI_OK(MPI_Session_finalize(&s));
+	return err;
+}
+
 static void add_ints(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
 	int i;
@@ -707,6 +735,13 @@ static int c_create_group(void *ctx)
 				     &made_comm);
 }
 
+static int c_from_group(void *ctx)
+{
+	(void)ctx;
+	return MPI_Comm_create_from_group(world_group, "nomem", MPI_INFO_NULL,
+					  MPI_ERRORS_RETURN, &made_comm);
+}
+
 static int c_idup(void *ctx)
 {
 	MPI_Request q;
@@ -790,6 +825,8 @@ int main(int argc, char **argv)
 		{ "Comm_set_name", c_name, nothing },
 		{ "Info_create + set + dup", i_info, info_free },
 		{ "Comm_get_info", c_get_info, info_free },
+		{ "Session_init + get_info + pset info + group", s_session,
+		  nothing },
 		{ "Add_error_class + code + string", e_add, nothing },
 		{ "Op_create", o_create, op_free },
 		{ "Grequest_start", p_grequest, nothing },
@@ -801,6 +838,7 @@ int main(int argc, char **argv)
 		{ "Cart_create", c_cart, comm_free },
 		{ "Comm_split_type", c_split_type, comm_free },
 		{ "Comm_create_group", c_create_group, comm_free },
+		{ "Comm_create_from_group", c_from_group, comm_free },
 		{ "Comm_idup", c_idup, comm_free },
 		{ "Iallreduce + Ibcast + Ibarrier", k_icoll, nothing },
 		{ "Allreduce_init + Start", k_pcoll, nothing },
