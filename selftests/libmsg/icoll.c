@@ -247,6 +247,19 @@ static void errors(void)
 			EXPECT(MPI_ERR_TRUNCATE, e);
 		else
 			CHECK(e == MPI_SUCCESS, "root's bcast failed");
+		/*
+		 * Zero elements against one: a rank that gave 0 must not
+		 * return without the exchange (others' libraries do, and the
+		 * rank that gave 1 then waits for ever), so the rank that
+		 * gave 1 is told.
+		 */
+		e = MPI_Bcast(a, t_rank, MPI_INT, 0, MPI_COMM_WORLD);
+		if (t_rank == 1)
+			EXPECT(MPI_ERR_TRUNCATE, e);
+		e = MPI_Allreduce(a, b, t_rank, MPI_INT, MPI_SUM,
+				  MPI_COMM_WORLD);
+		if (t_rank == 1)
+			EXPECT(MPI_ERR_TRUNCATE, e);
 	}
 	/* Everything still works after the errors. */
 	a[0] = t_rank;
