@@ -339,9 +339,7 @@ static int agree_in_group(MPI_Comm comm, const char *fn, MPI_Group group,
 			lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	if (errh) {
 		/* What goes wrong in the agreement is raised on errh. */
-		lm_errh_hold(errh);
-		lm_errh_put(tmp->errh);
-		tmp->errh = errh;
+		lm_errh_set(&tmp->errh, errh);
 	}
 	tmp->coll_seq = (uint32_t)tag;	/* its collective's tag */
 	err = lm_ctx_agree(tmp, fn, ctx);
@@ -444,9 +442,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 		return lm_errh_error(errhandler, fn, MPI_ERR_NO_MEM,
 				     "no memory for a communicator of %d",
 				     group->size);
-	lm_errh_hold(errhandler);
-	lm_errh_put(c->errh);
-	c->errh = errhandler;
+	lm_errh_set(&c->errh, errhandler);
 	lm_comm_register(c);
 	*newcomm = c;
 	return MPI_SUCCESS;

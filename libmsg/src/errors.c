@@ -253,6 +253,14 @@ void lm_errh_hold(MPI_Errhandler h)
 		h->refs++;
 }
 
+/* *slot takes h and lets its old handler go. */
+void lm_errh_set(MPI_Errhandler *slot, MPI_Errhandler h)
+{
+	lm_errh_hold(h);
+	lm_errh_put(*slot);
+	*slot = h;
+}
+
 void lm_errh_put(MPI_Errhandler h)
 {
 	if (h->kind == LM_ERRH_USER && !--h->refs) {
@@ -331,9 +339,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
 				"a session's error handler, not a communicator's" :
 				"invalid error handler");
-	lm_errh_hold(errhandler);
-	lm_errh_put(comm->errh);
-	comm->errh = errhandler;
+	lm_errh_set(&comm->errh, errhandler);
 	return MPI_SUCCESS;
 }
 

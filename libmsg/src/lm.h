@@ -175,6 +175,8 @@ int lm_errh_fits(MPI_Errhandler h, int session);
 /* A communicator takes (or leaves) an error handler. */
 void lm_errh_hold(MPI_Errhandler h);
 void lm_errh_put(MPI_Errhandler h);
+/* An object's handler becomes h (held), the old one let go. */
+void lm_errh_set(MPI_Errhandler *slot, MPI_Errhandler h);
 
 /* Posted receives and unexpected messages of one context id. */
 struct lm_match {

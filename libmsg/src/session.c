@@ -305,9 +305,7 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 					errhandler->magic == LM_MAGIC_ERRH ?
 					"a communicator's error handler, not a session's" :
 					"invalid error handler");
-	lm_errh_hold(errhandler);
-	lm_errh_put(session->errh);
-	session->errh = errhandler;
+	lm_errh_set(&session->errh, errhandler);
 	return MPI_SUCCESS;
 }
 
