@@ -207,6 +207,8 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_IO			0x64400003
 #define MPI_WTIME_IS_GLOBAL	0x64400004
 #define MPI_LASTUSEDCODE	0x64400005
+#define MPI_UNIVERSE_SIZE	0x64400006
+#define MPI_APPNUM		0x64400007
 #define MPI_KEYVAL_INVALID	0x24000000
 
 /* Error classes. */
@@ -230,7 +232,11 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_INTERN		17
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
+#define MPI_ERR_NAME		33
 #define MPI_ERR_NO_MEM		34
+#define MPI_ERR_PORT		38
+#define MPI_ERR_SERVICE		41
+#define MPI_ERR_SPAWN		42
 #define MPI_ERR_KEYVAL		48
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
@@ -344,6 +350,43 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_get_parent(MPI_Comm *parent);
+int MPI_Comm_disconnect(MPI_Comm *comm);
+
+/*
+ * Dynamic processes: the job is the processes mpiexec started, so
+ * MPI_Comm_spawn, _spawn_multiple, MPI_Open_port and MPI_Comm_join are
+ * refused (MPI_ERR_UNSUPPORTED_OPERATION); no port is open and no name
+ * published, so MPI_Comm_accept and _connect are MPI_ERR_PORT,
+ * MPI_Close_port MPI_ERR_PORT, MPI_Lookup_name MPI_ERR_NAME,
+ * MPI_Unpublish_name MPI_ERR_SERVICE, and MPI_Publish_name is refused.
+ */
+#define MPI_MAX_PORT_NAME	256
+#define MPI_ARGV_NULL		((char **)0)
+#define MPI_ARGVS_NULL		((char ***)0)
+#define MPI_ERRCODES_IGNORE	((int *)0)
+
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+		   MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
+		   int array_of_errcodes[]);
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+			    char **array_of_argv[],
+			    const int array_of_maxprocs[],
+			    const MPI_Info array_of_info[], int root,
+			    MPI_Comm comm, MPI_Comm *intercomm,
+			    int array_of_errcodes[]);
+int MPI_Open_port(MPI_Info info, char *port_name);
+int MPI_Close_port(const char *port_name);
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root,
+		    MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
+		     MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+		     const char *port_name);
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+		       const char *port_name);
+int MPI_Lookup_name(const char *service_name, MPI_Info info,
+		    char *port_name);
 int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
 				    MPI_Group remote_group, int remote_leader,
 				    const char *stringtag, MPI_Info info,
@@ -446,6 +489,18 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 /* ---- Datatypes -------------------------------------------------------- */
 
 int MPI_Type_size(MPI_Datatype datatype, int *size);
+/*
+ * A predefined type of a class and size (MPI_Type_match_size), or of a
+ * Fortran 90 precision and range (the f90 calls): the C types of that
+ * size, which cannot be freed.
+ */
+#define MPI_TYPECLASS_REAL	1
+#define MPI_TYPECLASS_INTEGER	2
+#define MPI_TYPECLASS_COMPLEX	3
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
 			MPI_Aint *extent);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,

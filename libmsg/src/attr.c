@@ -15,8 +15,8 @@
  * anew.
  *
  * The predefined keys (MPI_TAG_UB, MPI_HOST, MPI_IO,
- * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE) are answered on every
- * communicator and cannot be set or deleted.
+ * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE, MPI_UNIVERSE_SIZE, MPI_APPNUM)
+ * are answered on every communicator and cannot be set or deleted.
  */
 
 #include <stdlib.h>
@@ -128,7 +128,8 @@ static int predefined(int keyval)
 {
 	return keyval == MPI_TAG_UB || keyval == MPI_HOST ||
 		keyval == MPI_IO || keyval == MPI_WTIME_IS_GLOBAL ||
-		keyval == MPI_LASTUSEDCODE;
+		keyval == MPI_LASTUSEDCODE || keyval == MPI_UNIVERSE_SIZE ||
+		keyval == MPI_APPNUM;
 }
 
 /* a's keyval (callbacks may create keyvals and move keyvals[]). */
@@ -376,7 +377,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 static int get_predefined(int keyval, void *attribute_val)
 {
 	static int tag_ub = MPI_TAG_UB_VALUE, host = MPI_PROC_NULL,
-		io = MPI_ANY_SOURCE, wtime_global = 1;
+		io = MPI_ANY_SOURCE, wtime_global = 1, universe, appnum;
 
 	switch (keyval) {
 	case MPI_TAG_UB:
@@ -393,6 +394,14 @@ static int get_predefined(int keyval, void *attribute_val)
 		return 1;
 	case MPI_LASTUSEDCODE:
 		*(int **)attribute_val = lm_err_lastused();
+		return 1;
+	/* No processes can be added to the job; mpiexec runs one command. */
+	case MPI_UNIVERSE_SIZE:
+		universe = (int)lm.job.nranks;
+		*(int **)attribute_val = &universe;
+		return 1;
+	case MPI_APPNUM:
+		*(int **)attribute_val = &appnum;
 		return 1;
 	}
 	return 0;

@@ -354,6 +354,37 @@ int MPI_Comm_free(MPI_Comm *comm)
 	return MPI_SUCCESS;
 }
 
+/*
+ * MPI_Comm_disconnect: MPI_Comm_free that first waits for everything
+ * pending on the communicator (its sends gone, its posted receives
+ * matched: a dead peer's fail), and is collective: a barrier, so that
+ * every process is done with it when any returns.
+ */
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Comm_disconnect";
+	struct libmsg_comm *c;
+	int err;
+
+	if (!comm)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "comm is NULL");
+	err = lm_check_comm(*comm, fn);
+	if (err)
+		return err;
+	c = *comm;
+	if (c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
+		return lm_error(c, fn, MPI_ERR_COMM,
+				"%s is predefined and cannot be disconnected",
+				c->name);
+	while (comm_busy(c))
+		lm_progress_block();
+	err = MPI_Barrier(c);
+	if (err)
+		return err;
+	return MPI_Comm_free(comm);
+}
+
 /* Same processes in any order? (sizes are equal) */
 static int same_members(const struct libmsg_comm *a,
 			const struct libmsg_comm *b)

@@ -57,7 +57,12 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: invalid info key",
 	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: invalid info value",
 	[MPI_ERR_INFO_NOKEY] = "MPI_ERR_INFO_NOKEY: key not in the info object",
+	[MPI_ERR_NAME] = "MPI_ERR_NAME: no service of that name is published",
 	[MPI_ERR_NO_MEM] = "MPI_ERR_NO_MEM: out of memory",
+	[MPI_ERR_PORT] = "MPI_ERR_PORT: invalid port name",
+	[MPI_ERR_SERVICE] = "MPI_ERR_SERVICE: the service is not published",
+	[MPI_ERR_SPAWN] = "MPI_ERR_SPAWN: could not spawn processes",
+	[MPI_ERR_SESSION] = "MPI_ERR_SESSION: invalid session",
 	[MPI_ERR_UNSUPPORTED_OPERATION] =
 		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
