@@ -458,6 +458,31 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
+/*
+ * The MPI-1 names MPI-3.0 removed, for old programs (src/mpi1.c): each
+ * is its MPI-2 replacement under the old name and argument types.  The
+ * MPI_LB and MPI_UB markers are not among them: a struct type's bounds
+ * are set with MPI_Type_create_resized.
+ */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+
+int MPI_Address(void *location, MPI_Aint *address);
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
+		     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_hindexed(int count, int array_of_blocklengths[],
+		      MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+		      MPI_Datatype *newtype);
+int MPI_Type_struct(int count, int array_of_blocklengths[],
+		    MPI_Aint array_of_displacements[],
+		    MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Errhandler_create(MPI_Handler_function *function,
+			  MPI_Errhandler *errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+
 /* ---- Attribute caching on datatypes ----------------------------------- */
 
 typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype,
