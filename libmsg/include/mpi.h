@@ -184,7 +184,8 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ROOT		(-3)
 #define MPI_ANY_TAG		(-1)
 #define MPI_UNDEFINED		(-32766)
-#define MPI_TAG_UB_VALUE	0x7fffffff
+/* Tags above it carry partitioned messages (MPI-4.0), apart from these. */
+#define MPI_TAG_UB_VALUE	0x3fffffff
 
 #define MPI_STATUS_IGNORE	((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE	((MPI_Status *)0)
@@ -664,6 +665,25 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 		  int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request array_of_requests[]);
+
+/*
+ * Partitioned communication (MPI-4.0, partitioned.c): a persistent send
+ * of `partitions` blocks of count elements each, marked ready one by
+ * one, and its receive.  They match each other only, never another
+ * send or receive.
+ */
+int MPI_Psend_init(const void *buf, int partitions, int count,
+		   MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+		   MPI_Info info, MPI_Request *request);
+int MPI_Precv_init(void *buf, int partitions, int count,
+		   MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+		   MPI_Info info, MPI_Request *request);
+int MPI_Pready(int partition, MPI_Request request);
+int MPI_Pready_range(int partition_low, int partition_high,
+		     MPI_Request request);
+int MPI_Pready_list(int length, const int array_of_partitions[],
+		    MPI_Request request);
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 int dest, int sendtag, void *recvbuf, int recvcount,

@@ -285,6 +285,21 @@ struct libmsg_request {
 	uint8_t pair_held;	/* the receive is over, the send is not */
 	int pair_err;		/* the send's error, for the receive's status */
 	struct lm_replace *replace;	/* MPI_Isendrecv_replace */
+	struct lm_part *part;	/* partitioned: its partitions (partitioned.c) */
+};
+
+/*
+ * Partitioned messages carry the user's tag with this bit set: above
+ * MPI_TAG_UB_VALUE, so no other send or receive names it, and
+ * MPI_ANY_TAG does not take it (match.c).
+ */
+#define LM_TAG_PART	0x40000000
+
+/* A partitioned send or receive (partitioned.c). */
+struct lm_part {
+	int partitions;
+	int nready;		/* send: partitions marked ready this round */
+	uint8_t *ready;		/* send: which */
 };
 
 /* MPI_Isendrecv_replace: the message lands in tmp, then in buf. */
@@ -903,5 +918,18 @@ void lm_req_set_buffer(struct libmsg_request *r, const void *buf, int count,
 /* A send of a non-contiguous type: pack it (0, or MPI_ERR_NO_MEM). */
 int lm_req_pack(struct libmsg_request *r);
 void lm_bsend_release(struct libmsg_request *req);
+/* Start a send request in its mode (0, or the error raised). */
+int lm_send_begin(struct libmsg_request *r, const char *fn);
+/* MPI_Send_init and MPI_Recv_init, reporting as fn. */
+int lm_send_init(const char *fn, const void *buf, int count, MPI_Datatype dt,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int lm_recv_init(const char *fn, void *buf, int count, MPI_Datatype dt,
+		 int source, int tag, MPI_Comm comm, MPI_Request *request);
+
+/* ---- partitioned.c --------------------------------------------------------- */
+
+/* MPI_Start of a partitioned send: no partition is ready yet. */
+int lm_part_start(struct libmsg_request *r, const char *fn);
+void lm_part_free(struct lm_part *p);
 
 #endif /* LIBMSG_LM_H */

@@ -27,16 +27,23 @@ void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 		   int tag, uint64_t bytes, int err)
 {
 	st->MPI_SOURCE = comm && wsrc >= 0 ? lm_comm_local(comm, wsrc) : wsrc;
-	st->MPI_TAG = tag;
+	/* A partitioned message's tag is the user's. */
+	st->MPI_TAG = tag >= 0 ? tag & ~LM_TAG_PART : tag;
 	st->MPI_ERROR = err;
 	st->libmsg_cancelled = 0;
 	st->libmsg_count = (long long)bytes;
 }
 
+/* MPI_ANY_TAG takes the user's tags, not partitioned messages. */
+static inline int tag_matches(int want, int tag)
+{
+	return want == MPI_ANY_TAG ? tag <= MPI_TAG_UB_VALUE : want == tag;
+}
+
 static int recv_matches(const struct libmsg_request *req, int wsrc, int tag)
 {
 	return (req->wpeer == MPI_ANY_SOURCE || req->wpeer == wsrc) &&
-		(req->tag == MPI_ANY_TAG || req->tag == tag);
+		tag_matches(req->tag, tag);
 }
 
 static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
@@ -308,7 +315,7 @@ struct libmsg_message *lm_match_find(struct lm_match *q, int wsrc, int tag)
 
 	cds_list_for_each_entry(msg, &q->unexpected, link)
 		if ((wsrc == MPI_ANY_SOURCE || wsrc == msg->wsrc) &&
-		    (tag == MPI_ANY_TAG || tag == msg->tag))
+		    tag_matches(tag, msg->tag))
 			return msg;
 	return NULL;
 }

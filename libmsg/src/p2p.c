@@ -121,7 +121,7 @@ static void fill(struct libmsg_request *r, const void *buf, int count,
 }
 
 /* Start a send request (fresh or persistent) in its mode. */
-static int send_begin(struct libmsg_request *r, const char *fn)
+int lm_send_begin(struct libmsg_request *r, const char *fn)
 {
 	if (r->peer != MPI_PROC_NULL && lm_req_pack(r))
 		return lm_error(r->comm, fn, MPI_ERR_NO_MEM,
@@ -155,7 +155,7 @@ static int blocking_send(const char *fn, const void *buf, int count,
 		return err;
 	lm_req_init(&r, LM_REQ_SEND);
 	fill(&r, buf, count, dt, dest, tag, comm, mode);
-	err = send_begin(&r, fn);
+	err = lm_send_begin(&r, fn);
 	if (err) {
 		lm_req_drop_data(&r);
 		return err;
@@ -247,7 +247,7 @@ static int nonblocking_send(const char *fn, const void *buf, int count,
 		*request = r;
 		return MPI_SUCCESS;
 	}
-	err = send_begin(r, fn);
+	err = lm_send_begin(r, fn);
 	if (err) {
 		lm_req_release(r);
 		return err;
@@ -361,6 +361,21 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 				tag, comm, 1, request);
 }
 
+/* Persistent requests made by the calls built on them (partitioned.c). */
+int lm_send_init(const char *fn, const void *buf, int count, MPI_Datatype dt,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_send(fn, buf, count, dt, dest, tag, comm,
+				LM_MODE_STD, 1, request);
+}
+
+int lm_recv_init(const char *fn, void *buf, int count, MPI_Datatype dt,
+		 int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return nonblocking_recv(fn, buf, count, dt, source, tag, comm, 1,
+				request);
+}
+
 static int start_one(MPI_Request r, const char *fn)
 {
 	if (!r || r->magic != LM_MAGIC_REQ || !r->persistent)
@@ -376,11 +391,13 @@ static int start_one(MPI_Request r, const char *fn)
 	r->status.MPI_ERROR = MPI_SUCCESS;
 	if (r->kind == LM_REQ_COLL)
 		return lm_pcoll_start(r);
+	if (r->part && r->kind == LM_REQ_SEND)
+		return lm_part_start(r, fn);
 	if (r->kind == LM_REQ_RECV) {
 		recv_begin(r);
 		return MPI_SUCCESS;
 	}
-	return send_begin(r, fn);
+	return lm_send_begin(r, fn);
 }
 
 int MPI_Start(MPI_Request *request)

@@ -104,7 +104,8 @@ static inline int fast_match(const struct mpichan_msg *m, uint32_t ctx,
 			     int tag, uint64_t bytes, int exact)
 {
 	return m->kind == MPICHAN_MSG_DATA && m->context == ctx &&
-		m->tag >= 0 && (tag == MPI_ANY_TAG || m->tag == tag) &&
+		m->tag >= 0 && (tag == MPI_ANY_TAG ? m->tag <= MPI_TAG_UB_VALUE :
+				m->tag == tag) &&
 		(exact ? m->len == bytes : m->len <= bytes);
 }
 

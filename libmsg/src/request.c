@@ -92,6 +92,7 @@ void lm_req_release(struct libmsg_request *req)
 	req->magic = 0;
 	free(req->greq);
 	lm_pcoll_free(req->pcoll);
+	lm_part_free(req->part);
 	free(req);
 }
 
@@ -543,6 +544,11 @@ int MPI_Request_free(MPI_Request *request)
 	if (r->kind == LM_REQ_COLL && (r->persistent ? r->active : !r->done))
 		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
 				"a collective operation in progress cannot be freed");
+	/* Not yet sent, it would never be: its partitions wait for Pready. */
+	if (r->part && r->kind == LM_REQ_SEND && r->active &&
+	    r->part->nready < r->part->partitions)
+		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+				"a partitioned send with partitions not ready cannot be freed");
 	*request = MPI_REQUEST_NULL;
 	if (r->kind == LM_REQ_GREQ) {
 		err = lm_greq_release(r);
@@ -570,6 +576,9 @@ int MPI_Cancel(MPI_Request *request)
 	if (r->kind == LM_REQ_COLL)
 		return lm_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
 				"a collective operation cannot be cancelled");
+	if (r->part)
+		return lm_error(r->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+				"a partitioned operation cannot be cancelled");
 	if (r->kind == LM_REQ_GREQ) {
 		int err = lm_greq_cancel(r);
 

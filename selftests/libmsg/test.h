@@ -65,7 +65,7 @@ static inline size_t t_bad(const void *buf, size_t n, unsigned seed)
 	return 0;
 }
 
-#define T_BARRIER_TAG 0x7ffffff0
+#define T_BARRIER_TAG 0x3ffffff0
 
 /*
  * A barrier made of point-to-point messages (tag T_BARRIER_TAG): a
