@@ -64,6 +64,7 @@ struct lm_sched {
 	/* Small temporaries come from here: no malloc for small collectives. */
 	unsigned char small[512] __attribute__((aligned(64)));
 	struct cds_list_head ready;	/* on the ready list */
+	struct cds_list_head live;	/* started, not yet over */
 };
 
 /*
@@ -137,6 +138,10 @@ void lm_sched_start(struct lm_sched *s, struct libmsg_request *req);
 void lm_sched_step_done(struct libmsg_request *req);
 /* Run schedules whose round completed: non-zero if any ran. */
 int lm_coll_progress(void);
+/* fn for each schedule started and not over (report.c). */
+void lm_coll_each_live(void (*fn)(const struct libmsg_comm *comm, int round,
+				  int rounds, int outstanding, void *arg),
+		       void *arg);
 
 /* ---- coll_select.c: the selection table -------------------------------- */
 

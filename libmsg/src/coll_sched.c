@@ -17,6 +17,8 @@
 #include "coll.h"
 
 static CDS_LIST_HEAD(ready);
+/* Schedules started and not over (what a blocked rank reports). */
+static CDS_LIST_HEAD(live);
 
 /*
  * Finished schedules are kept (with their arrays) for the next
@@ -47,6 +49,8 @@ void lm_sched_free(struct lm_sched *s)
 {
 	int i;
 
+	if (s->req)
+		cds_list_del(&s->live);
 	if (s->req && s->op)
 		lm_op_release(s->op);
 	lm_coll_unpack_drop(s);
@@ -371,6 +375,7 @@ static void sched_run(struct lm_sched *s)
 void lm_sched_start(struct lm_sched *s, struct libmsg_request *req)
 {
 	s->req = req;
+	cds_list_add_tail(&s->live, &live);
 	req->done = 0;
 	/* A user op freed while this runs must live until the end. */
 	if (s->op)
@@ -419,4 +424,14 @@ int lm_coll_progress(void)
 		did = 1;
 	}
 	return did;
+}
+
+void lm_coll_each_live(void (*fn)(const struct libmsg_comm *comm, int round,
+				  int rounds, int outstanding, void *arg),
+		       void *arg)
+{
+	struct lm_sched *s;
+
+	cds_list_for_each_entry(s, &live, live)
+		fn(s->comm, s->cur, s->nrounds, s->outstanding, arg);
 }

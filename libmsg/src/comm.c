@@ -59,6 +59,21 @@ struct lm_match *lm_match_get(uint32_t ctx)
 	return matches[ctx];
 }
 
+/* The live communicator of point-to-point context ctx, or NULL. */
+const struct libmsg_comm *lm_comm_of_ctx(uint32_t ctx)
+{
+	struct libmsg_comm *c;
+
+	if (ctx == MPI_COMM_WORLD->ctx)
+		return MPI_COMM_WORLD;
+	if (ctx == MPI_COMM_SELF->ctx)
+		return MPI_COMM_SELF;
+	cds_list_for_each_entry(c, &live_comms, link)
+		if (c->ctx == ctx)
+			return c;
+	return NULL;
+}
+
 /* Apply fn to every context's queues. */
 void lm_match_each(void (*fn)(struct lm_match *m, void *arg), void *arg)
 {

@@ -19,6 +19,8 @@
  *                      tiles of blocks of 16 KiB and more
  *   MPICHAN_SPAN_SPARSE  offer a span of at most this many times its
  *                      data (default LM_SPAN_SPARSE); sparser: packed
+ *   MPICHAN_WAIT_REPORT  seconds: a wait without progress this long
+ *                      tells on stderr what it waits for (report.c)
  */
 
 #include <errno.h>
@@ -63,6 +65,22 @@ static uint64_t env_u64(const char *name, uint64_t def)
 	if (errno || *end)
 		lm_fatal("%s=%s is not a number", name, s);
 	return v;
+}
+
+/* A time in seconds (decimals allowed), in ns; unset or empty: 0. */
+static uint64_t env_seconds_ns(const char *name)
+{
+	const char *s = getenv(name);
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || v < 0 || v > 1e9)
+		lm_fatal("%s=%s is not a number of seconds", name, s);
+	return (uint64_t)(v * 1e9);
 }
 
 /*
@@ -112,6 +130,7 @@ static void read_settings(void)
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
 	lm.span_sparse = env_u64("MPICHAN_SPAN_SPARSE", LM_SPAN_SPARSE);
+	lm.report_ns = env_seconds_ns("MPICHAN_WAIT_REPORT");
 	if (!lm.span_sparse)
 		lm.span_sparse = 1;
 }

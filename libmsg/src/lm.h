@@ -330,6 +330,8 @@ struct lm_state {
 	uint32_t eager;			/* largest eager payload */
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
+	uint64_t report_ns;		/* tell what a wait stalled this long
+					 * waits for (0: never; report.c) */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
 	int span;			/* LM_SPAN_*: sends offered in place */
 	uint64_t span_sparse;		/* ... spans of at most this x data */
@@ -538,6 +540,8 @@ void lm_comm_discard(struct libmsg_comm *c);
 void lm_comm_reap(void);
 struct lm_match *lm_match_get(uint32_t ctx);
 void lm_match_each(void (*fn)(struct lm_match *m, void *arg), void *arg);
+/* The live communicator of point-to-point context ctx, or NULL. */
+const struct libmsg_comm *lm_comm_of_ctx(uint32_t ctx);
 /* Comm rank of world rank w in comm, or -1. */
 int lm_comm_local(const struct libmsg_comm *comm, int w);
 static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
@@ -832,6 +836,8 @@ void lm_progress_fini(void);
 int lm_progress(void);
 /* One step of a blocking wait: progress, or spin/sleep when idle. */
 void lm_progress_block(void);
+/* report.c: what this rank waits for, after stalled_ns without progress. */
+void lm_report_wait(uint64_t stalled_ns);
 /* Put a send into its ring or queue it (order is kept per destination). */
 void lm_send_start(struct libmsg_request *req);
 /* Send a protocol message (FIN, ACK, ...) to world rank dst. */

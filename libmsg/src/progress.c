@@ -38,6 +38,7 @@ static struct cds_list_head *pend_ctl;	/* per destination */
 static LM_TLS uint64_t idle_since;
 static LM_TLS unsigned int idle_polls;
 static LM_TLS int idle_pulled;
+static LM_TLS int idle_reported;	/* this stalled wait was reported */
 
 int lm_progress_init(void)
 {
@@ -569,7 +570,7 @@ void lm_progress_block(void)
 		return;
 	}
 	if (idle_polls++ == 0)
-		idle_pulled = 0;
+		idle_pulled = idle_reported = 0;
 	/*
 	 * Look at the clock every 32 polls only, and not before the 32nd:
 	 * where it is emulated (a VM whose clocksource is the HPET) one
@@ -589,6 +590,10 @@ void lm_progress_block(void)
 		spin_once();
 		return;
 	}
+	if (lm.report_ns && !idle_reported && now - idle_since >= lm.report_ns) {
+		idle_reported = 1;
+		lm_report_wait(now - idle_since);
+	}
 	/* Blocked for a while: let senders of unmatched rendezvous go on. */
 	if (!idle_pulled) {
 		idle_pulled = 1;
@@ -606,6 +611,10 @@ void lm_progress_block(void)
 	}
 	/* Nobody wakes a sender when its ring drains: look again soon. */
 	timeout = lm.npending ? 200000 : 1000000000;
+	/* A report due: wake for it. */
+	if (lm.report_ns && !idle_reported &&
+	    lm.report_ns - (now - idle_since) < (uint64_t)timeout)
+		timeout = (int64_t)(lm.report_ns - (now - idle_since));
 	if (lm.thread_level == MPI_THREAD_MULTIPLE)
 		lm_mt_sleep(timeout);
 	else
