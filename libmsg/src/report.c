@@ -111,17 +111,20 @@ static void posted(struct lm_match *m, void *arg)
 
 static void unexpected(struct lm_match *m, void *arg)
 {
-	const struct libmsg_comm *c = lm_comm_of_ctx(m->ctx);
+	int coll = m->ctx & 1;
+	const struct libmsg_comm *c = lm_comm_of_ctx(m->ctx - (uint32_t)coll);
 	struct libmsg_message *msg;
 	char t[48], n[96], p[32];
 
-	if (m->ctx & 1 || !c)
+	if (!c)
 		return;
+	/* A collective's: another collective, or another count, elsewhere. */
 	cds_list_for_each_entry(msg, &m->unexpected, link)
-		say(arg, "  (not waited for: a message from %s %s on %s, %llu bytes, that no receive took)",
+		say(arg, "  (not waited for: a %s from %s%s%s on %s, %llu bytes, that no receive took)",
+		    coll ? "collective's message" : "message",
 		    peer_name(lm_comm_local(c, msg->wsrc), p, sizeof(p)),
-		    tag_name(msg->tag, t, sizeof(t)), comm_name(c, n, sizeof(n)),
-		    (unsigned long long)msg->size);
+		    coll ? "" : " ", coll ? "" : tag_name(msg->tag, t, sizeof(t)),
+		    comm_name(c, n, sizeof(n)), (unsigned long long)msg->size);
 }
 
 static void collective(const struct libmsg_comm *comm, int round, int rounds,

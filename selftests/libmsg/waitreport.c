@@ -7,6 +7,8 @@
  *     MPI_COMM_WORLD, 8 bytes), once, and the receive completes;
  *   - in a receive of tag 44 when rank 0 sent tag 5 first: the message
  *     that came and no receive took;
+ *   - in a receive while rank 0's nonblocking broadcast has reached it:
+ *     the collective's message no collective took;
  *   - in a 1 MiB send rank 0 has not taken, on a communicator the
  *     program named: the send, "not yet taken";
  *   - in a barrier: the collective on MPI_COMM_WORLD;
@@ -112,6 +114,36 @@ int main(int argc, char **argv)
 		      "no line for the unexpected message: %s", out);
 		MPI_OK(MPI_Recv(&x, 1, MPI_DOUBLE, 0, 5, MPI_COMM_WORLD,
 				MPI_STATUS_IGNORE));
+	}
+
+	/*
+	 * A collective's message no collective waits for yet: rank 0's
+	 * broadcast reaches rank 1 while rank 1 still waits in a receive.
+	 */
+	{
+		MPI_Request q;
+		double v = 3;
+
+		if (t_rank == 1)
+			capture_begin();
+		if (t_rank == 0) {
+			MPI_OK(MPI_Ibcast(&v, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD,
+					  &q));
+			nap();
+			MPI_OK(MPI_Send(&x, 1, MPI_DOUBLE, 1, 46,
+					MPI_COMM_WORLD));
+		} else if (t_rank == 1) {
+			MPI_OK(MPI_Recv(&x, 1, MPI_DOUBLE, 0, 46,
+					MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+			out = capture_end();
+			CHECK(strstr(out, "(not waited for: a collective's message from rank 0 on MPI_COMM_WORLD, 8 bytes"),
+			      "no line for the broadcast's message: %s", out);
+		}
+		if (t_rank != 0)
+			MPI_OK(MPI_Ibcast(&v, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD,
+					  &q));
+		MPI_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+		CHECK(v == 3, "broadcast %g", v);
 	}
 
 	/* A large send nobody takes yet. */
