@@ -395,12 +395,14 @@ static int get_predefined(int keyval, void *attribute_val)
 	case MPI_LASTUSEDCODE:
 		*(int **)attribute_val = lm_err_lastused();
 		return 1;
-	/* No processes can be added to the job; mpiexec runs one command. */
+	/* No processes can be added to the job. */
 	case MPI_UNIVERSE_SIZE:
 		universe = (int)lm.job.nranks;
 		*(int **)attribute_val = &universe;
 		return 1;
+	/* Which of mpiexec's programs (MPMD: "a : b") this one is. */
 	case MPI_APPNUM:
+		appnum = lm.appnum;
 		*(int **)attribute_val = &appnum;
 		return 1;
 	}

@@ -131,6 +131,7 @@ static void read_settings(void)
 	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
 	lm.span_sparse = env_u64("MPICHAN_SPAN_SPARSE", LM_SPAN_SPARSE);
 	lm.report_ns = env_seconds_ns("MPICHAN_WAIT_REPORT");
+	lm.appnum = (int)env_u64("MPICHAN_APPNUM", 0);
 	if (!lm.span_sparse)
 		lm.span_sparse = 1;
 }

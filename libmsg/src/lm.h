@@ -330,6 +330,7 @@ struct lm_state {
 	uint32_t eager;			/* largest eager payload */
 	int wait_mode;			/* LM_WAIT_* */
 	uint64_t spin_ns;		/* hybrid: spin this long before sleeping */
+	int appnum;			/* MPI_APPNUM: mpiexec's program */
 	uint64_t report_ns;		/* tell what a wait stalled this long
 					 * waits for (0: never; report.c) */
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */

@@ -3,6 +3,12 @@
  * mpiexec (and mpirun): start an MPI job of N ranks on this machine.
  *
  *   mpiexec -n N [--tag-output] [--] prog [args...]
+ *   mpiexec -n N1 prog1 [args...] : -n N2 prog2 [args...] : ...
+ *
+ * The second form (MPMD, as MPI's mpiexec has it) starts N1 ranks of
+ * prog1, then N2 of prog2, ... in one job: ranks are numbered across
+ * the programs in order, and each rank's MPICHAN_APPNUM says which
+ * program it runs (MPI_APPNUM in libmsg).
  *
  * Creates the job, over /dev/mpichan when it exists (MPICHAN_IOC_JOB_CREATE;
  * this process holds the owner handle) or else as a memfd laid out like
@@ -52,8 +58,15 @@ struct rank {
 	size_t len[2];
 };
 
+/* One program of the command line and its ranks. */
+struct app {
+	int n;
+	char **argv;		/* NULL-terminated: a ':' is cut out */
+};
+
 static struct rank *ranks;
-static int nranks, tag_output;
+static struct app *apps;
+static int nranks, napps, tag_output;
 static void *shm_map;		/* the fallback's job memory */
 static int dev_fd = -1;
 
@@ -61,7 +74,8 @@ static void usage(int rc)
 {
 	fprintf(rc ? stderr : stdout,
 		"usage: mpiexec -n N [--tag-output] [--] program [args...]\n"
-		"  -n, -np N        number of ranks\n"
+		"       mpiexec -n N1 program1 [args...] : -n N2 program2 [args...] ...\n"
+		"  -n, -np N        number of ranks (of this program)\n"
 		"  --tag-output, -l prefix every output line with [rank]\n");
 	exit(rc);
 }
@@ -131,8 +145,9 @@ static void create_job(void)
 	setenv("MPICHAN_TRANSPORT", "shm", 1);
 }
 
-static void start_rank(int r, char **argv, const sigset_t *old)
+static void start_rank(int r, int app, const sigset_t *old)
 {
+	char **argv = apps[app].argv;
 	pid_t parent = getpid();
 	int out[2] = { -1, -1 }, err[2] = { -1, -1 };
 	char s[32];
@@ -156,6 +171,8 @@ static void start_rank(int r, char **argv, const sigset_t *old)
 		}
 		snprintf(s, sizeof(s), "%d", r);
 		setenv("MPICHAN_RANK", s, 1);
+		snprintf(s, sizeof(s), "%d", app);
+		setenv("MPICHAN_APPNUM", s, 1);
 		execvp(argv[0], argv);
 		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -278,20 +295,23 @@ static void read_output(int r, int which)
 	emit(r, which, 0);
 }
 
-int main(int argc, char **argv)
+/*
+ * One program of the command line, from argv[i]: its options, then the
+ * program and its arguments up to a ':' (cut out) or the end.  Returns
+ * the index of the ':' (or argc).
+ */
+static int parse_app(int argc, char **argv, int i)
 {
-	int i, r, sfd, signals = 0, fwd = 0;
-	struct signalfd_siginfo si;
-	sigset_t mask, old;
-	struct pollfd *pfd;
+	struct app *a = &apps[napps];
 	char *end;
 
-	for (i = 1; i < argc; i++) {
+	a->n = 1;
+	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) {
 			if (++i >= argc)
 				usage(2);
-			nranks = (int)strtol(argv[i], &end, 10);
-			if (*end || nranks < 1)
+			a->n = (int)strtol(argv[i], &end, 10);
+			if (*end || a->n < 1)
 				die("-n wants a positive number, not '%s'", argv[i]);
 		} else if (!strcmp(argv[i], "--tag-output") || !strcmp(argv[i], "-l")) {
 			tag_output = 1;
@@ -307,10 +327,34 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (i >= argc)
+	if (i >= argc || !strcmp(argv[i], ":"))
+		die("program %d: no program to run", napps + 1);
+	a->argv = argv + i;
+	for (; i < argc && strcmp(argv[i], ":"); i++)
+		;
+	if (i < argc)
+		argv[i] = NULL;		/* ends this program's arguments */
+	if (nranks > 1048576 - a->n)
+		die("too many ranks");
+	nranks += a->n;
+	napps++;
+	return i;
+}
+
+int main(int argc, char **argv)
+{
+	int i, j, r, sfd, signals = 0, fwd = 0;
+	struct signalfd_siginfo si;
+	sigset_t mask, old;
+	struct pollfd *pfd;
+
+	apps = calloc((size_t)argc, sizeof(*apps));
+	if (!apps)
+		die("out of memory");
+	for (i = 1; i < argc; i++)
+		i = parse_app(argc, argv, i);
+	if (!napps)
 		usage(2);
-	if (!nranks)
-		nranks = 1;
 	ranks = calloc((size_t)nranks, sizeof(*ranks));
 	pfd = calloc((size_t)nranks * 2 + 1, sizeof(*pfd));
 	if (!ranks || !pfd)
@@ -326,8 +370,9 @@ int main(int argc, char **argv)
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
 	if (sfd < 0)
 		die("signalfd: %s", strerror(errno));
-	for (r = 0; r < nranks; r++)
-		start_rank(r, argv + i, &old);
+	for (r = 0, i = 0; i < napps; i++)
+		for (j = 0; j < apps[i].n; j++)
+			start_rank(r++, i, &old);
 
 	while (running_count() || tag_output) {
 		int n = 0, timeout = -1;
