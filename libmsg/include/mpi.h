@@ -72,8 +72,16 @@ extern struct libmsg_group libmsg_group_empty;
 #define MPI_SIMILAR		2
 #define MPI_UNEQUAL		3
 
-/* Split types of MPI_Comm_split_type. */
+/*
+ * Split types of MPI_Comm_split_type.  HW_GUIDED (MPI-4.0) takes the
+ * info key "mpi_hw_resource_type"; libmsg knows "mpi_shared_memory"
+ * (the whole machine: every rank), and no hardware level below the
+ * machine, so HW_UNGUIDED, which must give strict subsets, gives
+ * MPI_COMM_NULL.
+ */
 #define MPI_COMM_TYPE_SHARED	1
+#define MPI_COMM_TYPE_HW_GUIDED	2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 extern struct libmsg_errhandler libmsg_errors_are_fatal, libmsg_errors_return,
 	libmsg_errors_abort;

@@ -260,17 +260,35 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_split_type";
-	int err = check_out(comm, fn, newcomm);
+	char res[MPI_MAX_INFO_VAL];
+	int err = check_out(comm, fn, newcomm), colour = 0;
 
-	(void)info;
+	if (!err)
+		err = lm_check_info_arg(comm, info, fn);
 	if (err)
 		return err;
-	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+	switch (split_type) {
+	case MPI_COMM_TYPE_SHARED:
+		break;
+	case MPI_COMM_TYPE_HW_GUIDED:
+		if (!lm_info_lookup(info, "mpi_hw_resource_type", res,
+				    sizeof(res)))
+			return lm_error(comm, fn, MPI_ERR_INFO,
+					"MPI_COMM_TYPE_HW_GUIDED without the info key mpi_hw_resource_type");
+		/* One machine is the only resource libmsg knows. */
+		if (strcmp(res, "mpi_shared_memory"))
+			colour = MPI_UNDEFINED;
+		break;
+	case MPI_COMM_TYPE_HW_UNGUIDED:	/* no level below the machine */
+	case MPI_UNDEFINED:
+		colour = MPI_UNDEFINED;
+		break;
+	default:
 		return lm_error(comm, fn, MPI_ERR_ARG,
-				"split_type %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+				"split_type %d is not MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED or MPI_UNDEFINED",
 				split_type);
-	return split(comm, fn, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
-		     key, newcomm);
+	}
+	return split(comm, fn, colour, key, newcomm);
 }
 
 /* group must be a subgroup of comm's group. */

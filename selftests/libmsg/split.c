@@ -4,7 +4,10 @@
  * MPI_UNDEFINED (MPI_COMM_NULL), equal keys (parent order breaks the
  * tie), extreme keys, a split of a split, split_type SHARED (all ranks)
  * compared with MPI_COMM_WORLD; members, ranks and a message ring on
- * each result; bad colour and split type give MPI_ERR_ARG.
+ * each result; bad colour and split type give MPI_ERR_ARG.  MPI-4.0's
+ * HW_GUIDED: "mpi_shared_memory" gives every rank, another resource
+ * MPI_COMM_NULL, no key MPI_ERR_INFO; HW_UNGUIDED MPI_COMM_NULL (no
+ * level below the machine).
  */
 #include <limits.h>
 
@@ -72,6 +75,7 @@ static void split_of_split(void)
 static void split_type(void)
 {
 	int want[MAXN], i, cmp;
+	MPI_Info info;
 	MPI_Comm c;
 
 	for (i = 0; i < t_size; i++)
@@ -92,6 +96,28 @@ static void split_type(void)
 	CHECK(cmp == (t_size > 1 ? MPI_SIMILAR : MPI_CONGRUENT),
 	      "reversed shared vs world: %d", cmp);
 	MPI_OK(MPI_Comm_free(&c));
+
+	MPI_OK(MPI_Info_create(&info));
+	MPI_OK(MPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory"));
+	for (i = 0; i < t_size; i++)
+		want[i] = t_size - 1 - i;
+	MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED,
+				   -t_rank, info, &c));
+	t_check_comm(c, t_size, want, "split_type hw_guided shared memory");
+	MPI_OK(MPI_Comm_free(&c));
+	MPI_OK(MPI_Info_set(info, "mpi_hw_resource_type", "hwloc://L3Cache"));
+	c = MPI_COMM_WORLD;
+	MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0,
+				   info, &c));
+	CHECK(c == MPI_COMM_NULL, "an unknown resource gave a communicator");
+	MPI_OK(MPI_Info_free(&info));
+	c = MPI_COMM_WORLD;
+	MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0,
+				   MPI_INFO_NULL, &c));
+	CHECK(c == MPI_COMM_NULL, "HW_UNGUIDED gave a communicator");
+	T_EXPECT(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0,
+				     MPI_INFO_NULL, &c), MPI_ERR_INFO,
+		 "HW_GUIDED without a resource type");
 
 	c = MPI_COMM_WORLD;
 	MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD,
