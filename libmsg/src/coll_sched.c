@@ -430,8 +430,16 @@ void lm_coll_each_live(void (*fn)(const struct libmsg_comm *comm, int round,
 				  int rounds, int outstanding, void *arg),
 		       void *arg)
 {
+	struct cds_list_head *p;
 	struct lm_sched *s;
 
-	cds_list_for_each_entry(s, &live, live)
+	/*
+	 * Not cds_list_for_each_entry: its last step makes an lm_sched
+	 * pointer of the list head, which is not 64-byte aligned as an
+	 * lm_sched is (UBSan says so).
+	 */
+	for (p = live.next; p != &live; p = p->next) {
+		s = caa_container_of(p, struct lm_sched, live);
 		fn(s->comm, s->cur, s->nrounds, s->outstanding, arg);
+	}
 }
