@@ -938,5 +938,7 @@ int lm_recv_init(const char *fn, void *buf, int count, MPI_Datatype dt,
 /* MPI_Start of a partitioned send: no partition is ready yet. */
 int lm_part_start(struct libmsg_request *r, const char *fn);
 void lm_part_free(struct lm_part *p);
+/* A wait for r would never end: the error raised as fn, else 0. */
+int lm_part_stuck(const struct libmsg_request *r, const char *fn);
 
 #endif /* LIBMSG_LM_H */

@@ -25,6 +25,9 @@
  * an inactive request, is MPI_ERR_ARG / MPI_ERR_REQUEST.
  * MPI_Request_free of a send whose partitions are not all ready is
  * refused (it would never go), and neither kind can be cancelled.
+ * Below MPI_THREAD_MULTIPLE, MPI_Wait or MPI_Waitall of such a send is
+ * refused too (MPI_ERR_REQUEST): no other thread can mark the missing
+ * partitions while this one waits, so the wait could never end.
  */
 
 #include <limits.h>
@@ -123,6 +126,22 @@ int MPI_Precv_init(void *buf, int partitions, int count,
 	if (err)
 		*request = MPI_REQUEST_NULL;
 	return err;
+}
+
+/*
+ * Would a wait for r never end?  An active partitioned send with
+ * partitions not ready, below MPI_THREAD_MULTIPLE, where no other thread
+ * can mark them while this one waits.
+ */
+int lm_part_stuck(const struct libmsg_request *r, const char *fn)
+{
+	if (!r->part || r->kind != LM_REQ_SEND || !r->active ||
+	    r->part->nready >= r->part->partitions ||
+	    lm.thread_level == MPI_THREAD_MULTIPLE)
+		return 0;
+	return lm_error(r->comm, fn, MPI_ERR_REQUEST,
+			"a partitioned send with %d of %d partitions ready: below MPI_THREAD_MULTIPLE nothing can mark the others while this waits",
+			r->part->nready, r->part->partitions);
 }
 
 /* The message goes when every partition is ready. */

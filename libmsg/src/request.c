@@ -254,6 +254,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 			status_empty(status);
 		return MPI_SUCCESS;
 	}
+	if ((err = lm_part_stuck(r, "MPI_Wait")))
+		return err;
 	lm_wait_one(r);
 	comm = r->comm;
 	return op_error("MPI_Wait", comm, req_finish(request, status));
@@ -385,6 +387,11 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 
 	if (err)
 		return err;
+	/* Before waiting for any: a wait that would never end. */
+	for (i = 0; i < count; i++)
+		if (req_live(reqs[i]) &&
+		    (err = lm_part_stuck(reqs[i], "MPI_Waitall")))
+			return err;
 	for (i = 0; i < count; i++)
 		if (req_live(reqs[i]))
 			lm_wait_one(reqs[i]);

@@ -2,11 +2,41 @@
 /*
  * Persistent requests in every send mode: created once, started many
  * times (Start and Startall), inactive between, Wait on an inactive one
- * returns at once, freed with Request_free.
+ * returns at once, freed with Request_free.  A partitioned send with a
+ * partition not ready: Wait and Waitall refuse it at this level (they
+ * could never end), and it goes once the partition is marked.
  */
 #include "test.h"
 
 #define ITERS 200
+
+/*
+ * At MPI_THREAD_SINGLE a wait for a partitioned send with a partition
+ * not ready could never end: refused, and the request still works.
+ */
+static void unready_partitions(void)
+{
+	int out[4] = { 1, 2, 3, 4 }, in[4] = { 0 };
+	MPI_Request q[2];
+
+	MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+	MPI_OK(MPI_Psend_init(out, 2, 2, MPI_INT, 0, 30, MPI_COMM_SELF,
+			      MPI_INFO_NULL, &q[0]));
+	MPI_OK(MPI_Precv_init(in, 1, 4, MPI_INT, 0, 30, MPI_COMM_SELF,
+			      MPI_INFO_NULL, &q[1]));
+	MPI_OK(MPI_Startall(2, q));
+	MPI_OK(MPI_Pready(1, q[0]));
+	T_EXPECT(MPI_Wait(&q[0], MPI_STATUS_IGNORE), MPI_ERR_REQUEST,
+		 "a wait for a partition never marked");
+	T_EXPECT(MPI_Waitall(2, q, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST,
+		 "a waitall for a partition never marked");
+	MPI_OK(MPI_Pready(0, q[0]));
+	MPI_OK(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+	CHECK(in[0] == 1 && in[3] == 4, "partitioned to self: %d %d", in[0],
+	      in[3]);
+	MPI_OK(MPI_Request_free(&q[0]));
+	MPI_OK(MPI_Request_free(&q[1]));
+}
 
 int main(int argc, char **argv)
 {
@@ -85,6 +115,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < 4; i++)
 		MPI_OK(MPI_Request_free(&q[i]));
+	unready_partitions();
 	MPI_OK(MPI_Buffer_detach(&det, &bsize));
 	CHECK(det == bbuf, "detach returned another buffer");
 	free(bbuf);
