@@ -4,8 +4,9 @@
  * eager and rendezvous, contiguous and a vector type, the status the
  * receive's; completed by Wait and by Test alone; both ranks of a pair
  * sending large at once (no deadlock); MPI_PROC_NULL both ways.  The
- * request is not complete while its send is not: a peer that sends its
- * part at once and takes ours 300 ms later keeps it pending that long.
+ * request is not complete while its send is not: with a peer that sends
+ * its part at once and takes ours only when told, the request stays
+ * pending after the received data is in.
  * MPI_Cancel of an exchange nobody matches cancels it; a request freed
  * while active still delivers.  Bad arguments: a bad rank, a negative
  * count, a NULL request.
@@ -79,11 +80,16 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Rank 0's request waits for its send, which rank 1 takes late. */
+/*
+ * Rank 0's request waits for its send, which rank 1 takes only when
+ * rank 0 says so: after rank 0 saw its receive's data arrive and the
+ * request still pending (no timing: ranks may be descheduled for long
+ * when there are more of them than CPUs).
+ */
 static void waits_for_send(void)
 {
 	unsigned char *big = malloc(BIG);
-	int small = 7, got = 0, flag = 1;
+	int small = 7, got = 0, flag = 0;
 	MPI_Request q;
 	double t0;
 
@@ -92,18 +98,28 @@ static void waits_for_send(void)
 		t_fill(big, BIG, 3);
 		MPI_OK(MPI_Isendrecv(big, BIG, MPI_BYTE, 1, 8, &got, 1, MPI_INT,
 				     1, 9, MPI_COMM_WORLD, &q));
+		/* The receive's data lands; then some more tests. */
+		while (*(volatile int *)&got != 7)
+			MPI_OK(MPI_Test(&q, &flag, MPI_STATUS_IGNORE));
 		t0 = now();
-		/* The receive is over soon; the send not for 300 ms. */
-		while (now() - t0 < 0.15)
+		while (now() - t0 < 0.05)
 			MPI_OK(MPI_Test(&q, &flag, MPI_STATUS_IGNORE));
 		CHECK(!flag, "complete before its send was taken");
+		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 1, 10, MPI_COMM_WORLD));
 		MPI_OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
 		CHECK(got == 7, "got %d", got);
 	} else if (t_rank == 1) {
 		MPI_OK(MPI_Send(&small, 1, MPI_INT, 0, 9, MPI_COMM_WORLD));
-		t0 = now();
-		while (now() - t0 < 0.3)
-			;
+		/*
+		 * Polled, not waited for: a rank blocked in a wait pulls an
+		 * unmatched rendezvous in (MPICHAN_PULL_MAX), which would
+		 * complete rank 0's send before this rank receives it.
+		 */
+		while (!flag)
+			MPI_OK(MPI_Iprobe(0, 10, MPI_COMM_WORLD, &flag,
+					  MPI_STATUS_IGNORE));
+		MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 0, 10, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
 		MPI_OK(MPI_Recv(big, BIG, MPI_BYTE, 0, 8, MPI_COMM_WORLD,
 				MPI_STATUS_IGNORE));
 		CHECK(!t_bad(big, BIG, 3), "late receive differs");

@@ -137,21 +137,32 @@ void do_create(struct thr *t)
 	put_slot(t, &s);
 }
 
-/* The header a rank sees must be the kernel's, unless someone scribbles. */
+/*
+ * The header a rank sees must be the kernel's, unless someone scribbles.
+ * The flag is read after the header: another thread may start
+ * scribbling on this job (flag first, then the bytes) between the two,
+ * and a header read before the flag was set could not tell.
+ */
 static void check_header(const struct mpichan_attach *a, const void *map,
 			 uint64_t id, int j)
 {
 	const struct mpichan_job_hdr *h = map;
+	struct mpichan_job_hdr copy;
 
+	memcpy(&copy, h, sizeof(copy));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (job_hostile(j))
 		return;
-	if (h->magic != MPICHAN_JOB_MAGIC || h->abi_version != MPICHAN_ABI_VERSION ||
-	    h->job_id != id || h->nranks != a->nranks ||
-	    h->ring_cells != a->ring_cells ||
-	    memcmp(&h->off, &a->off, sizeof(a->off)))
-		fz_fail("job %llu: header after ATTACH: magic %x abi %u id %llu nranks %u/%u",
-			(unsigned long long)id, h->magic, h->abi_version,
-			(unsigned long long)h->job_id, h->nranks, a->nranks);
+	if (copy.magic != MPICHAN_JOB_MAGIC ||
+	    copy.abi_version != MPICHAN_ABI_VERSION || copy.job_id != id ||
+	    copy.nranks != a->nranks || copy.ring_cells != a->ring_cells ||
+	    memcmp(&copy.off, &a->off, sizeof(a->off)))
+		fz_fail("job %llu: header after ATTACH: magic %x abi %u id %llu nranks %u/%u ring_cells %u/%u offsets %s",
+			(unsigned long long)id, copy.magic, copy.abi_version,
+			(unsigned long long)copy.job_id, copy.nranks, a->nranks,
+			copy.ring_cells, a->ring_cells,
+			memcmp(&copy.off, &a->off, sizeof(a->off)) ?
+			"differ" : "agree");
 }
 
 void do_attach(struct thr *t)

@@ -158,10 +158,15 @@ int job_hostile(int j)
 			       __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Before the first scribble: a full fence, so that a thread that reads
+ * a scribbled byte and then the flag (check_header) sees the flag set.
+ */
 void set_hostile(int j)
 {
 	__atomic_store_n(j ? &W.jobs[j].hostile : &fz->round.hostile, 1,
-			 __ATOMIC_RELEASE);
+			 __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void push_handle(struct thr *t, uint64_t h)
