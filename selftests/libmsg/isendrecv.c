@@ -82,9 +82,12 @@ static double now(void)
 
 /*
  * Rank 0's request waits for its send, which rank 1 takes only when
- * rank 0 says so: after rank 0 saw its receive's data arrive and the
- * request still pending (no timing: ranks may be descheduled for long
- * when there are more of them than CPUs).
+ * rank 0 says so, after it saw its received data in and the request
+ * still pending.  No timing (ranks may be descheduled for long when
+ * there are more of them than CPUs), and rank 1 never blocks while rank
+ * 0's offer waits in its queue: a rank blocked in a wait pulls an
+ * unmatched rendezvous in (MPICHAN_PULL_MAX), which completes the send.
+ * So rank 1 says it is polling before rank 0 makes the offer.
  */
 static void waits_for_send(void)
 {
@@ -96,6 +99,8 @@ static void waits_for_send(void)
 	CHECK(big, "out of memory");
 	if (t_rank == 0) {
 		t_fill(big, BIG, 3);
+		MPI_OK(MPI_Recv(NULL, 0, MPI_BYTE, 1, 11, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
 		MPI_OK(MPI_Isendrecv(big, BIG, MPI_BYTE, 1, 8, &got, 1, MPI_INT,
 				     1, 9, MPI_COMM_WORLD, &q));
 		/* The receive's data lands; then some more tests. */
@@ -110,11 +115,7 @@ static void waits_for_send(void)
 		CHECK(got == 7, "got %d", got);
 	} else if (t_rank == 1) {
 		MPI_OK(MPI_Send(&small, 1, MPI_INT, 0, 9, MPI_COMM_WORLD));
-		/*
-		 * Polled, not waited for: a rank blocked in a wait pulls an
-		 * unmatched rendezvous in (MPICHAN_PULL_MAX), which would
-		 * complete rank 0's send before this rank receives it.
-		 */
+		MPI_OK(MPI_Send(NULL, 0, MPI_BYTE, 0, 11, MPI_COMM_WORLD));
 		while (!flag)
 			MPI_OK(MPI_Iprobe(0, 10, MPI_COMM_WORLD, &flag,
 					  MPI_STATUS_IGNORE));
