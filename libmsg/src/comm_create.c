@@ -439,15 +439,14 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create_from_group";
 	struct libmsg_comm *c;
+	const char *why;
 	uint32_t ctx;
 	int err;
 
 	lm_check_init(fn);
-	if (!lm_errh_fits(errhandler, 0))
-		return lm_error(NULL, fn, MPI_ERR_ARG, "%s",
-				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
-				"a session's error handler, not a communicator's" :
-				"invalid error handler");
+	why = lm_errh_misfit(errhandler, 0);
+	if (why)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s", why);
 	err = from_group_args(fn, group, stringtag, info, errhandler, newcomm);
 	if (err)
 		return err;

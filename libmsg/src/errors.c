@@ -95,26 +95,33 @@ int lm_errno_class(int err)
 }
 
 /*
- * The message goes out in one write: when a peer died, the launcher may
- * end this rank while it reports, and half a line says nothing.
+ * A line goes out in one write: when a peer died, the launcher may end
+ * this rank while it reports, and half a line says nothing; and lines
+ * of ranks reporting at once do not interleave.
  */
-void lm_fatal(const char *fmt, ...)
+void lm_vsay(const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
 	int n;
 
-	fflush(stdout);
 	n = snprintf(msg, sizeof(msg), "libmsg: rank %d: ",
 		     lm.initialized ? (int)lm.job.rank : -1);
-	va_start(ap, fmt);
 	n += vsnprintf(msg + n, sizeof(msg) - (size_t)n - 1, fmt, ap);
-	va_end(ap);
 	if (n > (int)sizeof(msg) - 2)
 		n = (int)sizeof(msg) - 2;
 	msg[n++] = '\n';
 	if (write(STDERR_FILENO, msg, (size_t)n) < 0)
-		_exit(1);
+		return;
+}
+
+void lm_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	lm_vsay(fmt, ap);
+	va_end(ap);
 	_exit(1);
 }
 
@@ -245,11 +252,14 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 	return MPI_SUCCESS;
 }
 
-int lm_errh_fits(MPI_Errhandler h, int session)
+const char *lm_errh_misfit(MPI_Errhandler h, int session)
 {
 	if (!h || h->magic != LM_MAGIC_ERRH)
-		return 0;
-	return h->kind != LM_ERRH_USER || h->session == session;
+		return "invalid error handler";
+	if (h->kind != LM_ERRH_USER || h->session == session)
+		return NULL;
+	return session ? "a communicator's error handler, not a session's" :
+		"a session's error handler, not a communicator's";
 }
 
 void lm_errh_hold(MPI_Errhandler h)
@@ -336,14 +346,14 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
 	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_set_errhandler");
+	const char *why;
 
 	if (err)
 		return err;
-	if (!lm_errh_fits(errhandler, 0))
+	why = lm_errh_misfit(errhandler, 0);
+	if (why)
 		return lm_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
-				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
-				"a session's error handler, not a communicator's" :
-				"invalid error handler");
+				"%s", why);
 	lm_errh_set(&comm->errh, errhandler);
 	return MPI_SUCCESS;
 }

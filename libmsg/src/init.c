@@ -275,9 +275,14 @@ static int leave(const char *fn)
 	return MPI_SUCCESS;
 }
 
-int lm_leave(const char *fn)
+int lm_leave_if_last(const char *fn)
 {
-	int err = leave(fn);
+	int err;
+
+	/* MPI_Init's world, or a session, still holds the job. */
+	if (lm.sessions || (lm.world_init && !lm.world_done))
+		return MPI_SUCCESS;
+	err = leave(fn);
 
 	/* Outside the lock: the owner's read-side section would stop it. */
 	if (!err && lm.thread_level == MPI_THREAD_MULTIPLE)
@@ -294,7 +299,6 @@ static int finalize(void)
 		return lm_error(NULL, "MPI_Finalize", MPI_ERR_OTHER, "%s",
 				lm.world_done ? "MPI_Finalize was called already" :
 				"MPI_Init was not called");
-	lm_check_init("MPI_Finalize");
 	/* MPI: first the equivalent of freeing MPI_COMM_SELF's attributes. */
 	err = lm_attr_delete_all(MPI_COMM_SELF, "MPI_Finalize");
 	if (err)
@@ -308,9 +312,7 @@ int MPI_Finalize(void)
 {
 	int err = finalize();
 
-	if (err || lm.sessions)
-		return err;
-	return lm_leave("MPI_Finalize");
+	return err ? err : lm_leave_if_last("MPI_Finalize");
 }
 
 /* MPI-4.0: these tell of the World Model only, not of sessions. */

@@ -44,14 +44,16 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
 	LM_GUARD();
 	static const char fn[] = "MPI_Intercomm_create_from_groups";
 	int err = lm_check_group(local_group, fn);
+	const char *why;
 
 	(void)local_leader; (void)remote_leader; (void)stringtag; (void)info;
 	if (!err)
 		err = lm_check_group(remote_group, fn);
 	if (err)
 		return err;
-	if (!lm_errh_fits(errhandler, 0))
-		return lm_error(NULL, fn, MPI_ERR_ARG, "invalid error handler");
+	why = lm_errh_misfit(errhandler, 0);
+	if (why)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s", why);
 	if (!newintercomm)
 		return lm_errh_error(errhandler, fn, MPI_ERR_ARG,
 				     "newintercomm is NULL");

@@ -169,8 +169,11 @@ struct libmsg_errhandler {
 
 enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };
 
-/* A live error handler that may go on a session (or a communicator). */
-int lm_errh_fits(MPI_Errhandler h, int session);
+/*
+ * Why h may not go on a session (session 1) or a communicator (0):
+ * NULL when it may.
+ */
+const char *lm_errh_misfit(MPI_Errhandler h, int session);
 
 /* A communicator takes (or leaves) an error handler. */
 void lm_errh_hold(MPI_Errhandler h);
@@ -467,6 +470,8 @@ int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						   noreturn));
+/* "libmsg: rank R: " and the message, one line in one write to stderr. */
+void lm_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 int lm_errno_class(int err);
 /* A predefined error class, or one the program added. */
 int lm_err_is_class(int code);
@@ -496,10 +501,11 @@ uint64_t lm_now_ns(void);
 /*
  * The first MPI_Init or MPI_Session_init joins the job at thread level
  * `required` (clamped); a later one may raise the level to MULTIPLE.
- * The last MPI_Finalize or MPI_Session_finalize leaves it.
+ * The last MPI_Finalize or MPI_Session_finalize leaves it: each calls
+ * lm_leave_if_last once it has ended its own.
  */
 void lm_join(int required, const char *fn);
-int lm_leave(const char *fn);
+int lm_leave_if_last(const char *fn);
 
 /* ---- info.c ------------------------------------------------------------ */
 

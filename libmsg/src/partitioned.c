@@ -173,18 +173,22 @@ static int check_send_req(MPI_Request r, const char *fn)
 	return MPI_SUCCESS;
 }
 
-static int mark(MPI_Request r, int partition, const char *fn)
+/* May partition p of r be marked now?  0, or MPI_ERR_ARG raised. */
+static int markable(MPI_Request r, int p, const char *fn)
 {
-	if (partition < 0 || partition >= r->part->partitions)
+	if (p < 0 || p >= r->part->partitions)
+		return lm_error(r->comm, fn, MPI_ERR_ARG, "partition %d of %d",
+				p, r->part->partitions);
+	if (r->part->ready[p])
 		return lm_error(r->comm, fn, MPI_ERR_ARG,
-				"partition %d of %d", partition,
-				r->part->partitions);
-	if (r->part->ready[partition])
-		return lm_error(r->comm, fn, MPI_ERR_ARG,
-				"partition %d is ready already", partition);
-	r->part->ready[partition] = 1;
-	r->part->nready++;
+				"partition %d is ready, or listed, already", p);
 	return MPI_SUCCESS;
+}
+
+static void mark(MPI_Request r, int p)
+{
+	r->part->ready[p] = 1;
+	r->part->nready++;
 }
 
 int MPI_Pready(int partition, MPI_Request request)
@@ -194,10 +198,14 @@ int MPI_Pready(int partition, MPI_Request request)
 	int err = check_send_req(request, fn);
 
 	if (!err)
-		err = mark(request, partition, fn);
-	return err ? err : all_ready(request, fn);
+		err = markable(request, partition, fn);
+	if (err)
+		return err;
+	mark(request, partition);
+	return all_ready(request, fn);
 }
 
+/* All or none: every partition is checked before any is marked. */
 int MPI_Pready_range(int partition_low, int partition_high,
 		     MPI_Request request)
 {
@@ -207,17 +215,15 @@ int MPI_Pready_range(int partition_low, int partition_high,
 
 	if (err)
 		return err;
-	if (partition_low < 0 || partition_high >= request->part->partitions ||
-	    partition_low > partition_high)
+	if (partition_low > partition_high)
 		return lm_error(request->comm, fn, MPI_ERR_ARG,
-				"partitions %d..%d of %d", partition_low,
-				partition_high, request->part->partitions);
+				"partitions %d..%d", partition_low,
+				partition_high);
 	for (i = partition_low; i <= partition_high; i++)
-		if (request->part->ready[i])
-			return lm_error(request->comm, fn, MPI_ERR_ARG,
-					"partition %d is ready already", i);
+		if ((err = markable(request, i, fn)))
+			return err;
 	for (i = partition_low; i <= partition_high; i++)
-		mark(request, i, fn);
+		mark(request, i);
 	return all_ready(request, fn);
 }
 
@@ -226,7 +232,7 @@ int MPI_Pready_list(int length, const int array_of_partitions[],
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Pready_list";
-	int err = check_send_req(request, fn), i, j, p;
+	int err = check_send_req(request, fn), i, j;
 
 	if (err)
 		return err;
@@ -234,22 +240,21 @@ int MPI_Pready_list(int length, const int array_of_partitions[],
 		return lm_error(request->comm, fn, MPI_ERR_ARG,
 				"%d partitions listed in %s", length,
 				array_of_partitions ? "an array" : "NULL");
-	/* All or none: marked 2 while checked, undone at a bad one. */
+	/* All or none: listed ones are set aside (2) while checked, so a
+	 * repeat is refused, and let go again at a bad one. */
 	for (i = 0; i < length; i++) {
-		p = array_of_partitions[i];
-		if (p < 0 || p >= request->part->partitions ||
-		    request->part->ready[p]) {
+		err = markable(request, array_of_partitions[i], fn);
+		if (err) {
 			for (j = 0; j < i; j++)
 				request->part->ready[array_of_partitions[j]] = 0;
-			return lm_error(request->comm, fn, MPI_ERR_ARG,
-					"partition %d (of %d) is no partition, or ready or listed already",
-					p, request->part->partitions);
+			return err;
 		}
-		request->part->ready[p] = 2;
+		request->part->ready[array_of_partitions[i]] = 2;
 	}
-	for (i = 0; i < length; i++)
-		request->part->ready[array_of_partitions[i]] = 1;
-	request->part->nready += length;
+	for (i = 0; i < length; i++) {
+		request->part->ready[array_of_partitions[i]] = 0;
+		mark(request, array_of_partitions[i]);
+	}
 	return all_ready(request, fn);
 }
 

@@ -16,7 +16,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <unistd.h>
 
 #include "coll.h"
 
@@ -26,12 +25,13 @@ struct report {
 	int lines, more;
 };
 
-/* One line to stderr, in one write (ranks' lines do not interleave). */
+/* A line of the report (lm_vsay), counted against REPORT_MAX. */
+static void say(struct report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 static void say(struct report *rep, const char *fmt, ...)
 {
-	char line[320];
 	va_list ap;
-	int n;
 
 	if (rep && rep->lines >= REPORT_MAX) {
 		rep->more++;
@@ -39,15 +39,9 @@ static void say(struct report *rep, const char *fmt, ...)
 	}
 	if (rep)
 		rep->lines++;
-	n = snprintf(line, sizeof(line), "libmsg: rank %u: ", lm.job.rank);
 	va_start(ap, fmt);
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	lm_vsay(fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
-	line[n++] = '\n';
-	if (write(STDERR_FILENO, line, (size_t)n) < 0)
-		return;
 }
 
 /* "MPI_COMM_WORLD", the name the program gave, or what it is. */

@@ -73,12 +73,11 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler,
 	LM_GUARD();
 	static const char fn[] = "MPI_Session_init";
 	struct libmsg_session *s;
+	const char *why;
 
-	if (!lm_errh_fits(errhandler, 1))
-		return lm_error(NULL, fn, MPI_ERR_ARG, "%s",
-				errhandler && errhandler->magic == LM_MAGIC_ERRH ?
-				"a communicator's error handler, not a session's" :
-				"invalid error handler");
+	why = lm_errh_misfit(errhandler, 1);
+	if (why)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s", why);
 	if (!session)
 		return lm_errh_error(errhandler, fn, MPI_ERR_ARG,
 				     "session is NULL");
@@ -131,9 +130,7 @@ int MPI_Session_finalize(MPI_Session *session)
 {
 	int err = session_end(session);
 
-	if (err || lm.sessions || (lm.world_init && !lm.world_done))
-		return err;
-	return lm_leave("MPI_Session_finalize");
+	return err ? err : lm_leave_if_last("MPI_Session_finalize");
 }
 
 int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info,
@@ -181,12 +178,13 @@ int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n,
 					"pset_len is NULL or negative");
 	need = (int)strlen(pset_names[n]) + 1;
 	if (*pset_len > 0) {
+		int room = need < *pset_len ? need : *pset_len;
+
 		if (!pset_name)
 			return lm_session_error(session, fn, MPI_ERR_ARG,
 						"pset_name is NULL");
-		memcpy(pset_name, pset_names[n],
-		       (size_t)(need < *pset_len ? need : *pset_len) - 1);
-		pset_name[(need < *pset_len ? need : *pset_len) - 1] = 0;
+		memcpy(pset_name, pset_names[n], (size_t)room - 1);
+		pset_name[room - 1] = 0;
 	}
 	*pset_len = need;
 	return MPI_SUCCESS;
@@ -296,15 +294,13 @@ int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 	LM_GUARD();
 	static const char fn[] = "MPI_Session_set_errhandler";
 	int err = check_session(session, fn);
+	const char *why;
 
 	if (err)
 		return err;
-	if (!lm_errh_fits(errhandler, 1))
-		return lm_session_error(session, fn, MPI_ERR_ARG, "%s",
-					errhandler &&
-					errhandler->magic == LM_MAGIC_ERRH ?
-					"a communicator's error handler, not a session's" :
-					"invalid error handler");
+	why = lm_errh_misfit(errhandler, 1);
+	if (why)
+		return lm_session_error(session, fn, MPI_ERR_ARG, "%s", why);
 	lm_errh_set(&session->errh, errhandler);
 	return MPI_SUCCESS;
 }
