@@ -686,21 +686,22 @@ void mpichan_match_show(struct seq_file *m, struct mpichan_job *job)
 
 	u32 r;
 
-	seq_puts(m, "xfer handle kind owner peer context tag len pages\n");
+	seq_puts(m, "xfer handle kind owner peer context tag len pages segs\n");
 	mutex_lock(&job->xfer_lock);
 	for (r = 0; r < job->nranks; r++) {
 		x = job->ranks[r].mapped;
 		if (x)
-			seq_printf(m, "xfer %u mapped %u %d %u %d %llu %lu\n",
+			seq_printf(m, "xfer %u mapped %u %d %u %d %llu %lu %u\n",
 				   x->id, x->owner, r, x->context, x->tag,
 				   (unsigned long long)x->pin.len,
-				   job->ranks[r].mapped_pages);
+				   job->ranks[r].mapped_pages, x->pin.nsegs);
 	}
 	xa_for_each(&job->xfers, id, x)
-		seq_printf(m, "xfer %u %s %u %d %u %d %llu %lu\n", x->id,
+		seq_printf(m, "xfer %u %s %u %d %u %d %llu %lu %u\n", x->id,
 			   x->multi ? "multi" :
 			   x->kind == MPICHAN_XFER_SEND ? "send" : "recv",
 			   x->owner, x->peer, x->context, x->tag,
-			   (unsigned long long)x->pin.len, x->pin.npages);
+			   (unsigned long long)x->pin.len, x->pin.npages,
+			   x->pin.nsegs);
 	mutex_unlock(&job->xfer_lock);
 }

@@ -256,6 +256,66 @@ TEST_F(dbg, state_ring_lines)
 	EXPECT_EQ(60, l->bytes);
 }
 
+/*
+ * A queued transfer's line: bytes, pinned pages and the segments of its
+ * iovec (empty ones not counted), for a send and for a receive.
+ */
+TEST_F(dbg, state_xfer_lines)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *buf;
+	struct mpichan_iovec iov[3];
+	struct mpichan_send snd;
+	struct mpichan_recv rcv;
+	struct mc_xfer_line x;
+
+	ASSERT_EQ(0, mc_ep_open(&self->e[0], &self->job, 0));
+	ASSERT_EQ(0, mc_ep_open(&self->e[1], &self->job, 1));
+	buf = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 1, 4 * page);
+	/* 200 bytes in page 0, nothing, 5000 bytes from page 2 on (2 pages). */
+	iov[0] = (struct mpichan_iovec){ (uintptr_t)(buf + 100), 200 };
+	iov[1] = (struct mpichan_iovec){ (uintptr_t)(buf + page), 0 };
+	iov[2] = (struct mpichan_iovec){ (uintptr_t)(buf + 2 * page + 10), 5000 };
+	memset(&snd, 0, sizeof(snd));
+	snd.iov = (uintptr_t)iov;
+	snd.iovcnt = 3;
+	snd.dst = 1;
+	snd.context = 7;
+	snd.tag = 5;
+	ASSERT_EQ(0, ioctl(self->e[0].fd, MPICHAN_IOC_SEND, &snd));
+	ASSERT_EQ(MPICHAN_XFER_QUEUED, snd.status);
+	ASSERT_EQ(0, mc_state_xfer(self->job.id, snd.handle, &x));
+	EXPECT_STREQ("send", x.kind);
+	EXPECT_EQ(0, x.owner);
+	EXPECT_EQ(1, x.peer);
+	EXPECT_EQ(7, x.context);
+	EXPECT_EQ(5, x.tag);
+	EXPECT_EQ(5200, x.len);
+	EXPECT_EQ(3, x.pages);
+	EXPECT_EQ(2, x.segs);
+
+	/* A receive of another tag does not take it: queued, one segment. */
+	memset(&rcv, 0, sizeof(rcv));
+	rcv.iov = (uintptr_t)&iov[2];
+	rcv.iovcnt = 1;
+	rcv.src = 0;
+	rcv.context = 7;
+	rcv.tag = 6;
+	ASSERT_EQ(0, ioctl(self->e[1].fd, MPICHAN_IOC_RECV, &rcv));
+	ASSERT_EQ(MPICHAN_XFER_QUEUED, rcv.status);
+	ASSERT_EQ(0, mc_state_xfer(self->job.id, rcv.handle, &x));
+	EXPECT_STREQ("recv", x.kind);
+	EXPECT_EQ(1, x.owner);
+	EXPECT_EQ(0, x.peer);
+	EXPECT_EQ(6, x.tag);
+	EXPECT_EQ(5000, x.len);
+	EXPECT_EQ(1, x.segs);
+	munmap(buf, 4 * page);
+}
+
 TEST_F(dbg, stats_follow_jobs_and_ranks)
 {
 	long jobs0, ranks0, pages0, pages1, pages2;

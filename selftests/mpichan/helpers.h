@@ -410,6 +410,40 @@ mc_state_ring(const struct mc_jstate *s, unsigned int src, unsigned int dst)
 	return NULL;
 }
 
+/* One "xfer" line of job-<id>/state (a queued transfer). */
+struct mc_xfer_line {
+	unsigned int handle, owner, context;
+	char kind[8];
+	int peer, tag;
+	unsigned long long len;
+	unsigned long pages;
+	unsigned int segs;
+};
+
+/* The xfer line of transfer `handle`: 0, -ENOENT, or -errno. */
+static inline int mc_state_xfer(__u64 id, __u64 handle,
+				struct mc_xfer_line *x)
+{
+	static char buf[1 << 16];
+	char path[128], *line, *save = NULL;
+	int ret;
+
+	mc_state_path(path, sizeof(path), id);
+	ret = mc_read_file(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		memset(x, 0, sizeof(*x));
+		if (sscanf(line, "xfer %u %7s %u %d %u %d %llu %lu %u",
+			   &x->handle, x->kind, &x->owner, &x->peer,
+			   &x->context, &x->tag, &x->len, &x->pages,
+			   &x->segs) == 9 && x->handle == handle)
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /* ---- privileges ---------------------------------------------------- */
 
 /*
