@@ -19,6 +19,11 @@
  *                      tiles of blocks of 16 KiB and more
  *   MPICHAN_SPAN_SPARSE  offer a span of at most this many times its
  *                      data (default LM_SPAN_SPARSE); sparser: packed
+ *   MPICHAN_IOV        auto | on | off: a large non-contiguous send
+ *                      that is not offered where it lies goes as its
+ *                      runs of bytes, gathered by the module
+ *                      (rndv_iov.c); auto: runs of LM_IOV_MIN bytes
+ *                      on average
  *   MPICHAN_WAIT_REPORT  seconds: a wait without progress this long
  *                      tells on stderr what it waits for (report.c)
  */
@@ -130,6 +135,7 @@ static void read_settings(void)
 	lm.pull_max = env_u64("MPICHAN_PULL_MAX", 256ULL << 20);
 	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
 	lm.span_sparse = env_u64("MPICHAN_SPAN_SPARSE", LM_SPAN_SPARSE);
+	lm.iov = env_word("MPICHAN_IOV", spans, 3, LM_SPAN_AUTO);
 	lm.report_ns = env_seconds_ns("MPICHAN_WAIT_REPORT");
 	lm.appnum = (int)env_u64("MPICHAN_APPNUM", 0);
 	if (!lm.span_sparse)

@@ -339,6 +339,7 @@ struct lm_state {
 	uint64_t pull_max;		/* bytes of unexpected rendezvous to pull */
 	int span;			/* LM_SPAN_*: sends offered in place */
 	uint64_t span_sparse;		/* ... spans of at most this x data */
+	int iov;			/* LM_SPAN_*: sends the module gathers */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */
@@ -720,10 +721,15 @@ void lm_dest_run(struct lm_dest *d, uint64_t p, const unsigned char *src,
  */
 #define LM_SPAN_SPARSE	16
 
-/* A send offered where it lies: a tile, or a layout's segments. */
+/*
+ * A send offered where it lies: a tile, a layout's segments, or its
+ * runs of bytes for the module to gather (rndv_iov.c).
+ */
 struct lm_span {
 	uint64_t bytes;		/* of the offer */
-	struct lm_tile t;	/* nseg 0: the tile */
+	struct mpichan_iovec *iov;	/* niov > 0: the runs, owned */
+	uint32_t niov;
+	struct lm_tile t;	/* nseg and niov 0: the tile */
 	uint32_t nseg;		/* LM_RTS_LAYOUT: the segments of seg */
 	struct lm_rts_seg seg[];
 };
@@ -752,6 +758,25 @@ int lm_layout_valid(const struct lm_rts *rts, const struct lm_rts_seg *seg);
 int lm_layout_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 		   const struct lm_rts_seg *seg, uint64_t n, void *buf,
 		   const struct libmsg_request *req);
+
+/* ---- rndv_iov.c: non-contiguous sends the module gathers --------------- */
+
+/*
+ * MPICHAN_IOV=auto sends a type's runs to the module (in place of
+ * packing it) when they average this many bytes or more: a sparse
+ * vector of 4 KiB blocks went 1.4 times faster so, of 64 KiB blocks 2
+ * times, where kernel copies run as fast as user ones
+ * (Documentation/performance.md, "Sparse sends gathered by the module").
+ */
+#define LM_IOV_MIN	4096
+
+/* Sender: list r's runs for the module (sets r->span)?  1 if so. */
+int lm_iov_prepare(struct libmsg_request *r);
+/* ... and offer them to world rank dst: 0, or -errno (then pack). */
+int lm_iov_offer(struct libmsg_request *r, uint32_t dst);
+/* Receiver: an LM_RTS_IOV offer straight into req's type?  1 if taken. */
+int lm_iov_take(const struct libmsg_request *req, int wsrc, uint32_t ctx,
+		int tag, const struct lm_rts *rts, uint64_t n, int *err);
 
 /* Pack count elements of dt at buf into out (count * size bytes). */
 void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out);

@@ -108,10 +108,14 @@ static int take_packed(struct libmsg_request *req, int wsrc, uint32_t ctx,
 		       int tag, const struct lm_rts *rts, uint64_t n)
 {
 	struct unpack_sink s = { { unpack_put, 0, 0 }, req };
-	unsigned char *tmp = lm_scratch_get(n);
+	unsigned char *tmp;
 	uint64_t end;
 	int err;
 
+	/* Runs the module gathers, copied into this type's runs. */
+	if (lm_iov_take(req, wsrc, ctx, tag, rts, n, &err))
+		return err;
+	tmp = lm_scratch_get(n);
 	if (!tmp) {
 		/* Still take the message out (the sender must complete). */
 		take(wsrc, ctx, tag, rts, NULL, NULL, 0, NULL, NULL);

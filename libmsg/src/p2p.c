@@ -51,8 +51,11 @@ int lm_req_pack(struct libmsg_request *r)
 		r->buf = NULL;	/* the user's, not a copy (a persistent send) */
 	}
 	lm_scratch_put(r->buf, r->bytes);
-	/* Large and a tile of blocks: offered where it lies, no copy. */
-	if (lm_span_prepare(r))
+	/*
+	 * Large: offered where it lies (a tile of blocks, or a layout), or
+	 * its blocks gathered by the module; no copy either way.
+	 */
+	if (lm_span_prepare(r) || lm_iov_prepare(r))
 		return MPI_SUCCESS;
 	r->buf = lm_scratch_get(r->bytes);
 	if (!r->buf)

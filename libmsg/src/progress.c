@@ -92,15 +92,22 @@ static void send_done(struct libmsg_request *req, int err)
 
 /*
  * Offer a rendezvous send's data: where it lies (rndv_span.c, a tile or
- * a layout), or as it is in buf.  LM_RTS_SPAN is set during the offer
- * (for either) so that the device refuses a span it cannot pin instead
- * of offering the plain address; then the send is packed.
+ * a layout), as runs the module gathers (rndv_iov.c), or as it is in
+ * buf.  LM_RTS_SPAN is set during a span's offer so that the device
+ * refuses a span it cannot pin instead of offering the plain address;
+ * then the send is packed, as are runs the module will not take.
  */
 static int offer(struct libmsg_request *req, uint32_t dst)
 {
 	int err;
 
-	if (req->span) {
+	if (req->span && req->span->niov) {
+		if (!lm_iov_offer(req, dst))
+			return 0;
+		err = lm_span_abandon(req);
+		if (err)
+			return err;
+	} else if (req->span) {
 		req->rts.flags |= LM_RTS_SPAN;
 		err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
 					   req->buf, lm_span_offer_bytes(req),

@@ -98,6 +98,8 @@ int lm_span_prepare(struct libmsg_request *r)
 
 void lm_span_drop(struct libmsg_request *r)
 {
+	if (r->span)
+		free(r->span->iov);
 	free(r->span);
 	r->span = NULL;
 }

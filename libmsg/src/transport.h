@@ -48,6 +48,12 @@ struct lm_job;
  */
 #define LM_RTS_LAYOUT	(1U << 3)
 /*
+ * The handle names a module send of several runs (rndv_iov.c): the
+ * module cannot map it, it copies, and a receive may give it its own
+ * runs to copy into.
+ */
+#define LM_RTS_IOV	(1U << 4)
+/*
  * Segments of a layout, at most (and only as many as fit in a ring
  * message: 256 take 10 KiB, half the payload of a 2-rank job's ring).
  */
@@ -141,6 +147,20 @@ struct lm_transport {
 	int (*rndv_take)(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
 			 uint64_t len, struct lm_sink *sink);
+	/*
+	 * Rendezvous of a message of len bytes in the n runs of iov, which
+	 * the module gathers (NULL: the transport cannot); -errno when it
+	 * will not (pack the message then).
+	 */
+	int (*rndv_offer_iov)(struct lm_job *job, uint32_t dst,
+			      uint32_t context, int32_t tag,
+			      const struct mpichan_iovec *iov, uint32_t n,
+			      uint64_t len, uint64_t sreq, struct lm_rts *rts);
+	/* ... and into the n runs of iov of the receiver (NULL: cannot). */
+	int (*rndv_take_iov)(struct lm_job *job, uint32_t src,
+			     uint32_t context, int32_t tag,
+			     const struct lm_rts *rts,
+			     const struct mpichan_iovec *iov, uint32_t n);
 	/*
 	 * Rendezvous for nrecv receivers at once (a broadcast): fills in
 	 * rts, which each of them takes with rndv_take.  The sender is not

@@ -194,6 +194,34 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 	return ret == -EPIPE ? 0 : ret;
 }
 
+/* MPICHAN_IOC_SEND of iov[0..n) to dst: *s filled in; 0 or -errno. */
+static int send_iov(struct lm_job *job, uint32_t dst, uint32_t context,
+		    int32_t tag, const struct mpichan_iovec *iov, uint32_t n,
+		    uint64_t sreq, struct mpichan_send *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->iov = (uintptr_t)iov;
+	s->iovcnt = n;
+	s->dst = dst;
+	s->context = context;
+	s->tag = tag;
+	s->user_data = sreq;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, s) < 0)
+		return -errno;
+	return s->status == MPICHAN_XFER_QUEUED ? 0 : -EPROTO;
+}
+
+/* The RTS of a send the module queued: len bytes, named by its handle. */
+static void rts_handle(struct lm_rts *rts, const struct mpichan_send *s,
+		       uint64_t len, uint64_t sreq)
+{
+	rts->size = len;
+	rts->sreq = sreq;
+	rts->handle = s->handle;
+	rts->pid = (uint32_t)getpid();
+	rts->flags |= LM_RTS_HANDLE;
+}
+
 static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 			  int32_t tag, const void *buf, uint64_t len,
 			  uint64_t sreq, struct lm_rts *rts)
@@ -201,15 +229,7 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_send s;
 
-	memset(&s, 0, sizeof(s));
-	s.iov = (uintptr_t)&iov;
-	s.iovcnt = 1;
-	s.dst = dst;
-	s.context = context;
-	s.tag = tag;
-	s.user_data = sreq;
-	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, &s) < 0 ||
-	    s.status != MPICHAN_XFER_QUEUED) {
+	if (send_iov(job, dst, context, tag, &iov, 1, sreq, &s)) {
 		/* A span the module will not pin is packed instead. */
 		if (rts->flags & LM_RTS_SPAN)
 			return -EFAULT;
@@ -217,11 +237,23 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 		return lm_rndv_offer_vm(job, dst, context, tag, buf, len, sreq,
 					rts);
 	}
-	rts->size = len;
-	rts->sreq = sreq;
-	rts->handle = s.handle;
-	rts->pid = (uint32_t)getpid();
-	rts->flags |= LM_RTS_HANDLE;
+	rts_handle(rts, &s, len, sreq);
+	return 0;
+}
+
+/* A send's runs, gathered by the module (rndv_iov.c). */
+static int dev_rndv_offer_iov(struct lm_job *job, uint32_t dst,
+			      uint32_t context, int32_t tag,
+			      const struct mpichan_iovec *iov, uint32_t n,
+			      uint64_t len, uint64_t sreq, struct lm_rts *rts)
+{
+	struct mpichan_send s;
+	int err = send_iov(job, dst, context, tag, iov, n, sreq, &s);
+
+	if (err)
+		return err;
+	rts_handle(rts, &s, len, sreq);
+	rts->flags |= LM_RTS_IOV;
 	return 0;
 }
 
@@ -257,36 +289,50 @@ static int dev_rndv_offer_multi(struct lm_job *job, uint32_t nrecv,
 	return 0;
 }
 
+/*
+ * MPICHAN_IOC_RECV of the send rts names into iov[0..n), with flags
+ * besides MPICHAN_RECV_HANDLE: *r filled in; 0 or -errno (-EPIPE: the
+ * module dropped the send of a rank that left).
+ */
+static int recv_handle(struct lm_job *job, uint32_t src, uint32_t context,
+		       int32_t tag, const struct lm_rts *rts,
+		       const struct mpichan_iovec *iov, uint32_t n,
+		       uint32_t flags, struct mpichan_recv *r)
+{
+	uint32_t state;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->iov = (uintptr_t)iov;
+	r->iovcnt = n;
+	r->src = (int32_t)src;
+	r->context = context;
+	r->tag = tag;
+	r->handle = rts->handle;
+	r->flags = MPICHAN_RECV_HANDLE | flags;
+	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, r) == 0)
+		return 0;
+	err = -errno;
+	state = __atomic_load_n(&mpichan_rank_ctl(&job->ep, src)->state,
+				__ATOMIC_ACQUIRE);
+	return err == -ENOENT && state != MPICHAN_RANK_ALIVE ? -EPIPE : err;
+}
+
 static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			 int32_t tag, const struct lm_rts *rts, void *buf,
 			 uint64_t len, struct lm_sink *sink)
 {
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_recv r;
+	int err;
 
 	if (!(rts->flags & LM_RTS_HANDLE))
 		return lm_copy_vm_readv_sink((pid_t)rts->pid, rts->addr, buf,
 					     len, sink);
-	memset(&r, 0, sizeof(r));
-	r.iov = (uintptr_t)&iov;
-	r.iovcnt = len ? 1 : 0;
-	r.src = (int32_t)src;
-	r.context = context;
-	r.tag = tag;
-	r.handle = rts->handle;
-	r.flags = MPICHAN_RECV_HANDLE;
-	if (job->window)
-		r.flags |= MPICHAN_RECV_MAP;
-	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, &r) < 0) {
-		int err = -errno;
-		uint32_t state = __atomic_load_n(
-			&mpichan_rank_ctl(&job->ep, src)->state, __ATOMIC_ACQUIRE);
-
-		/* The module dropped the send of a rank that left. */
-		if (err == -ENOENT && state != MPICHAN_RANK_ALIVE)
-			err = -EPIPE;
+	err = recv_handle(job, src, context, tag, rts, &iov, len ? 1 : 0,
+			  job->window ? MPICHAN_RECV_MAP : 0, &r);
+	if (err)
 		return err;
-	}
 	if (r.status == MPICHAN_XFER_MAPPED) {
 		struct mpichan_unmap um = { .handle = r.handle };
 
@@ -301,6 +347,20 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 		}
 		return ioctl(job->ep.fd, MPICHAN_IOC_UNMAP, &um) < 0 ? -errno : 0;
 	}
+	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
+}
+
+/* An offer of runs, copied by the module into the receiver's runs. */
+static int dev_rndv_take_iov(struct lm_job *job, uint32_t src,
+			     uint32_t context, int32_t tag,
+			     const struct lm_rts *rts,
+			     const struct mpichan_iovec *iov, uint32_t n)
+{
+	struct mpichan_recv r;
+	int err = recv_handle(job, src, context, tag, rts, iov, n, 0, &r);
+
+	if (err)
+		return err;
 	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
 }
 
@@ -338,6 +398,8 @@ const struct lm_transport lm_transport_mpichan = {
 	.rndv_offer = dev_rndv_offer,
 	.rndv_offer_multi = dev_rndv_offer_multi,
 	.rndv_take = dev_rndv_take,
+	.rndv_offer_iov = dev_rndv_offer_iov,
+	.rndv_take_iov = dev_rndv_take_iov,
 	.rndv_cancel = dev_rndv_cancel,
 	.finish = dev_finish,
 	.close = dev_close,

@@ -14,9 +14,10 @@
  *     type that tiles, a sparse vector (64 times its data: packed
  *     instead);
  *   - over the module, which send is offered (debugfs): a vector 8 times
- *     its data is its span, the 64-times one its packed data, and so is
- *     a vector whose span is larger than the receive window (this test
- *     sets MPICHAN_WINDOW to 4 MiB unless it is set); with
+ *     its data is its span, the 64-times one its packed data; a vector
+ *     of 32 KiB blocks whose span is larger than the receive window
+ *     (this test sets MPICHAN_WINDOW to 4 MiB unless it is set) is
+ *     gathered by the module, a segment per block (rndv_iov.c); with
  *     MPICHAN_SPAN_SPARSE set, the 8-times one is packed below 8 and the
  *     64-times one offered from 64 (the run script sets 4 and 64);
  *   - a gap that is not readable memory (PROT_NONE): over the module the
@@ -94,8 +95,9 @@ static void sparse_spans(MPI_Datatype sparse)
 		return;
 	}
 	wide = vec(nb, 4096, 16 * 4096);
-	module_holds("span over the window packed", wide, 1,
-		     (long long)nb * 4096 * 8);
+	/* Its 32 KiB blocks are large: the module gathers them instead. */
+	module_holds_segs("span over the window gathered", wide, 1,
+			  (long long)nb * 4096 * 8, (unsigned int)nb);
 	MPI_Type_free(&wide);
 }
 

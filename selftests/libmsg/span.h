@@ -157,16 +157,22 @@ static inline void head_to_head(MPI_Datatype t, int count)
 	free(rb);
 }
 
+/* The iovec segments of the send module_send_len found last. */
+static unsigned int module_segs;
+
 /*
  * Over the module, with debugfs mounted: the length of rank 0's queued
  * send to rank 1 with this tag (0 when there is none), or -1 when the
- * job's state cannot be read (the fallback, no debugfs).
+ * job's state cannot be read (the fallback, no debugfs).  Its segments
+ * go to module_segs.
  */
 static inline long long module_send_len(int want_tag)
 {
 	char path[128], line[256];
 	const char *id = getenv("MPICHAN_JOB_ID");
 	unsigned long long len;
+	unsigned long pages;
+	unsigned int segs;
 	int owner, peer, tag;
 	long long found = 0;
 	FILE *f;
@@ -179,11 +185,14 @@ static inline long long module_send_len(int want_tag)
 		       strerror(errno));
 		return -1;
 	}
+	module_segs = 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "xfer %*u send %d %d %*u %d %llu", &owner,
-			   &peer, &tag, &len) == 4 &&
-		    owner == 0 && peer == 1 && tag == want_tag)
+		if (sscanf(line, "xfer %*u send %d %d %*u %d %llu %lu %u",
+			   &owner, &peer, &tag, &len, &pages, &segs) == 6 &&
+		    owner == 0 && peer == 1 && tag == want_tag) {
 			found = (long long)len;
+			module_segs = segs;
+		}
 	fclose(f);
 	return found;
 }
@@ -218,10 +227,12 @@ static inline long long send_seen(const void *buf, int count,
 
 /*
  * Over the module: the queued send of count t's is `want` bytes (the
- * span, or the data when it is packed).
+ * span, or the data when it is packed or gathered) in `segs` segments
+ * of its iovec (1, or one per run of bytes when the module gathers).
  */
-static inline void module_holds(const char *what, MPI_Datatype t,
-				int count, long long want)
+static inline void module_holds_segs(const char *what, MPI_Datatype t,
+				     int count, long long want,
+				     unsigned int segs)
 {
 	long long len;
 	double *b;
@@ -236,12 +247,22 @@ static inline void module_holds(const char *what, MPI_Datatype t,
 		CHECK(len < 0 || len == want,
 		      "%s: the module holds %lld bytes, not %lld", what, len,
 		      want);
+		CHECK(len < 0 || module_segs == segs,
+		      "%s: the module holds %u segments, not %u", what,
+		      module_segs, segs);
 		if (len > 0)
-			printf("# span: %s: the module holds %lld bytes\n",
-			       what, len);
+			printf("# span: %s: the module holds %lld bytes in %u segments\n",
+			       what, len, module_segs);
 		check_layout(what, b, t, count, size);
 	}
 	free(b);
+}
+
+/* The same, of one segment: a span, or packed data. */
+static inline void module_holds(const char *what, MPI_Datatype t,
+				int count, long long want)
+{
+	module_holds_segs(what, t, count, want, 1);
 }
 
 #endif
