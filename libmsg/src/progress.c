@@ -94,20 +94,13 @@ static void send_done(struct libmsg_request *req, int err)
  * Offer a rendezvous send's data: where it lies (rndv_span.c, a tile or
  * a layout), as runs the module gathers (rndv_iov.c), or as it is in
  * buf.  LM_RTS_SPAN is set during a span's offer so that the device
- * refuses a span it cannot pin instead of offering the plain address;
- * then the send is packed, as are runs the module will not take.
+ * refuses a span it cannot pin instead of offering the plain address.
  */
 static int offer(struct libmsg_request *req, uint32_t dst)
 {
 	int err;
 
-	if (req->span && req->span->niov) {
-		if (!lm_iov_offer(req, dst))
-			return 0;
-		err = lm_span_abandon(req);
-		if (err)
-			return err;
-	} else if (req->span) {
+	if (req->span && !req->span->niov) {
 		req->rts.flags |= LM_RTS_SPAN;
 		err = lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag,
 					   req->buf, lm_span_offer_bytes(req),
@@ -117,10 +110,26 @@ static int offer(struct libmsg_request *req, uint32_t dst)
 			lm_span_mark(&req->rts, req);
 			return 0;
 		}
-		err = lm_span_abandon(req);
-		if (err)
-			return err;
+		/*
+		 * The module would not pin the span (a gap that is not
+		 * readable memory, RLIMIT_MEMLOCK): the blocks alone, if
+		 * they are worth it, else packed.
+		 */
+		lm_span_drop(req);
+		if (!lm_iov_prepare(req))
+			goto pack;
 	}
+	if (req->span) {
+		if (!lm_iov_offer(req, dst))
+			return 0;
+		goto pack;
+	}
+	return lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag, req->buf,
+				    req->bytes, (uintptr_t)req, &req->rts);
+pack:
+	err = lm_span_abandon(req);
+	if (err)
+		return err;
 	return lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag, req->buf,
 				    req->bytes, (uintptr_t)req, &req->rts);
 }

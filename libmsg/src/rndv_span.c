@@ -29,7 +29,8 @@
  * sender-typed), not clearly for 4 KiB ones, and lost badly below (0.02
  * for 64-byte blocks), so there blocks of LM_SPAN_VM_MIN and more go
  * this way.  When the module will not pin a span (RLIMIT_MEMLOCK, a gap
- * that is not readable memory), the send is packed after all.
+ * that is not readable memory), the module gathers the blocks alone
+ * (rndv_iov.c) if they are worth it, else the send is packed after all.
  *
  * A type that is not a tile is offered with its whole layout instead
  * (rndv_layout.c: lm_span_prepare hands it over); both kinds of offer

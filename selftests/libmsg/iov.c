@@ -27,8 +27,6 @@
  * gap is offered, so each of these types is gathered or packed.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
-#include <sys/mman.h>
-
 #include <linux/mpichan.h>
 
 #include "span.h"
@@ -45,54 +43,6 @@ static MPI_Datatype vec(int nb, int bd, int sd)
 	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
 	MPI_OK(MPI_Type_commit(&t));
 	return t;
-}
-
-/* Is the module asked to gather runs this short?  (MPICHAN_IOV) */
-static int gathers_short(void)
-{
-	const char *e = getenv("MPICHAN_IOV");
-
-	return e && !strcmp(e, "on");
-}
-
-static int gathers_none(void)
-{
-	const char *e = getenv("MPICHAN_IOV");
-
-	return e && !strcmp(e, "off");
-}
-
-/* A persistent send started three times, its data changed in between. */
-static void persistent(MPI_Datatype t)
-{
-	MPI_Request r;
-	double *b;
-	int i, k;
-
-	if (t_rank > 1)
-		return;
-	b = laid_out(t, 1, t_rank == 0);
-	if (t_rank == 0)
-		MPI_OK(MPI_Send_init(b, 1, t, 1, 7, MPI_COMM_WORLD, &r));
-	else
-		MPI_OK(MPI_Recv_init(b, 1, t, 0, 7, MPI_COMM_WORLD, &r));
-	for (i = 0; i < 3; i++) {
-		if (t_rank == 0)
-			for (k = 0; k < NB; k++)
-				b[k * SD] = stream[k * BD] + i;
-		MPI_OK(MPI_Start(&r));
-		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-		if (t_rank == 1)
-			for (k = 0; k < NB; k++)
-				CHECK(b[k * SD] == stream[k * BD] + i &&
-				      b[k * SD + BD - 1] == stream[k * BD + BD - 1],
-				      "start %d block %d: %g", i, k, b[k * SD]);
-		MPI_OK(MPI_Sendrecv(NULL, 0, MPI_BYTE, 1 - t_rank, 8, NULL, 0,
-				    MPI_BYTE, 1 - t_rank, 8, MPI_COMM_WORLD,
-				    MPI_STATUS_IGNORE));
-	}
-	MPI_OK(MPI_Request_free(&r));
-	free(b);
 }
 
 /* Received from MPI_ANY_SOURCE, and through MPI_Mprobe / MPI_Mrecv. */
@@ -182,54 +132,6 @@ static void bottom(MPI_Datatype v)
 	free(b);
 }
 
-/*
- * Two 16 KiB blocks 1 MiB apart, a PROT_NONE page just after the first:
- * the module pins the blocks' pages only (never the span's, which it
- * could not pin), and the blocks arrive.
- */
-static void guarded(void)
-{
-	const size_t blk = 16384, stride = 1 << 20, page = 4096;
-	unsigned char *b = NULL, *r = NULL;
-	MPI_Datatype t;
-	long long len;
-	size_t i;
-
-	if (t_rank > 1)
-		return;
-	MPI_OK(MPI_Type_vector(2, (int)blk, (int)stride, MPI_BYTE, &t));
-	MPI_OK(MPI_Type_commit(&t));
-	if (t_rank == 0) {
-		b = mmap(NULL, stride + blk, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		CHECK(b != MAP_FAILED, "mmap: %s", strerror(errno));
-		for (i = 0; i < blk; i++) {
-			b[i] = (unsigned char)(i * 7 + 1);
-			b[stride + i] = (unsigned char)(i * 7 + 2);
-		}
-		CHECK(!mprotect(b + blk, page, PROT_NONE), "mprotect: %s",
-		      strerror(errno));
-	} else {
-		r = malloc(2 * blk);
-		CHECK(r, "out of memory");
-	}
-	len = send_seen(b, 1, t, r, (int)(2 * blk), MPI_BYTE, 12);
-	if (t_rank == 0) {
-		munmap(b, stride + blk);
-	} else {
-		for (i = 0; i < blk; i++)
-			CHECK(r[i] == (unsigned char)(i * 7 + 1) &&
-			      r[blk + i] == (unsigned char)(i * 7 + 2),
-			      "guarded: byte %zu", i);
-		CHECK(len < 0 || len == (long long)(2 * blk),
-		      "guarded: the module holds %lld bytes", len);
-		CHECK(len < 0 || module_segs == (gathers_none() ? 1U : 2U),
-		      "guarded: the module holds %u segments", module_segs);
-		free(r);
-	}
-	MPI_Type_free(&t);
-}
-
 /* Which sends the module holds, and in how many segments. */
 static void held(MPI_Datatype v)
 {
@@ -241,9 +143,9 @@ static void held(MPI_Datatype v)
 	/* 512 blocks of 64 bytes, one every 64 blocks: runs too short. */
 	small = vec(512, 8, 64 * 8);
 	module_holds_segs("vector gathered", v, 1, NDATA * 8LL,
-			  gathers_none() ? 1 : NB);
+			  iov_is("off") ? 1 : NB);
 	module_holds("too many runs packed", many, 1, 1200LL * BD * 8);
-	segs = gathers_short() ? 512 : 1;
+	segs = iov_is("on") ? 512 : 1;
 	module_holds_segs(segs > 1 ? "short runs gathered (MPICHAN_IOV=on)" :
 				     "short runs packed",
 			  small, 1, 512LL * 64, segs);
@@ -275,10 +177,11 @@ int main(int argc, char **argv)
 		one("synchronous", v, 1, v, 1, 1);
 		one("from bytes", MPI_BYTE, NDATA * 8, v, 1, 0);
 		head_to_head(v, 1);
-		persistent(v);
+		persistent_starts(v, NB, BD, SD, 1);
 		wildcard(v);
 		bottom(v);
-		guarded();
+		/* 1 MiB apart (too sparse for a span): the blocks alone. */
+		guarded_send(1 << 20, 16384, iov_is("off") ? 1 : 2);
 		held(v);
 	}
 	to_self(v);

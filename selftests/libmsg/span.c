@@ -20,10 +20,10 @@
  *     gathered by the module, a segment per block (rndv_iov.c); with
  *     MPICHAN_SPAN_SPARSE set, the 8-times one is packed below 8 and the
  *     64-times one offered from 64 (the run script sets 4 and 64);
- *   - a gap that is not readable memory (PROT_NONE): over the module the
- *     send is packed (the module will not pin that span; debugfs shows
- *     the data's length), over the fallback the receiver reads the
- *     blocks alone;
+ *   - a gap that is not readable memory (PROT_NONE): the module will
+ *     not pin that span, so it gathers the two blocks alone (debugfs:
+ *     the data's length in 2 segments); over the fallback the receiver
+ *     reads the blocks alone;
  *   - over /dev/mpichan, with debugfs mounted: the module's queued send
  *     is the span (its length is the span's, not the data's).
  * The same for a struct with gaps (three blocks per element, a tile of
@@ -36,8 +36,6 @@
  * their span too.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
-#include <sys/mman.h>
-
 #include <linux/mpichan.h>
 
 #include "span.h"
@@ -58,8 +56,9 @@ static MPI_Datatype vec(int nb, int bd, int sd)
 
 /*
  * Spans lm_span_worth refuses, and one it takes: over the module the
- * send is packed (the module holds the data's length) unless it is
- * worth offering (the span's).
+ * send is packed or gathered (the module holds the data's length, in
+ * one segment or one per block) unless it is worth offering (the
+ * span's, one segment).
  */
 static void sparse_spans(MPI_Datatype sparse)
 {
@@ -72,6 +71,8 @@ static void sparse_spans(MPI_Datatype sparse)
 	long long data = (long long)(NB / 8) * BD * 8;
 	long long span8 = ((long long)(NB / 8 - 1) * 8 * BD + BD) * 8;
 	long long span64 = ((long long)(NB / 8 - 1) * 64 * BD + BD) * 8;
+	/* Not offered, runs of 64 bytes are packed unless MPICHAN_IOV=on. */
+	unsigned int runs = iov_is("on") ? NB / 8 : 1;
 	MPI_Datatype v8, wide;
 	int nb;
 
@@ -79,12 +80,14 @@ static void sparse_spans(MPI_Datatype sparse)
 		most = 1;
 	v8 = vec(NB / 8, BD, 8 * BD);
 	/* Offered unless the span is more than `most` times the data. */
-	module_holds(most >= 8 ? "8x sparse vector span" :
-				 "8x sparse vector packed (MPICHAN_SPAN_SPARSE)",
-		     v8, 1, span8 / most > data ? data : span8);
-	module_holds(most >= 64 ? "64x sparse vector span (MPICHAN_SPAN_SPARSE)" :
-				  "64x sparse vector packed",
-		     sparse, 1, span64 / most > data ? data : span64);
+	module_holds_segs(most >= 8 ? "8x sparse vector span" :
+				      "8x sparse vector packed (MPICHAN_SPAN_SPARSE)",
+			  v8, 1, span8 / most > data ? data : span8,
+			  most >= 8 ? 1 : runs);
+	module_holds_segs(most >= 64 ? "64x sparse vector span (MPICHAN_SPAN_SPARSE)" :
+				       "64x sparse vector packed",
+			  sparse, 1, span64 / most > data ? data : span64,
+			  most >= 64 ? 1 : runs);
 	MPI_Type_free(&v8);
 	/* 32 KiB blocks every 512 KiB (16x): a span just over the window. */
 	nb = (int)(win / (512 << 10)) + 1;
@@ -97,41 +100,9 @@ static void sparse_spans(MPI_Datatype sparse)
 	wide = vec(nb, 4096, 16 * 4096);
 	/* Its 32 KiB blocks are large: the module gathers them instead. */
 	module_holds_segs("span over the window gathered", wide, 1,
-			  (long long)nb * 4096 * 8, (unsigned int)nb);
+			  (long long)nb * 4096 * 8,
+			  iov_is("off") ? 1 : (unsigned int)nb);
 	MPI_Type_free(&wide);
-}
-
-/* A persistent send started three times, its data changed in between. */
-static void persistent(MPI_Datatype t)
-{
-	MPI_Request r;
-	double *b;
-	int i, k;
-
-	if (t_rank > 1)
-		return;
-	b = laid_out(t, 1, t_rank == 0);
-	if (t_rank == 0)
-		MPI_OK(MPI_Send_init(b, 1, t, 1, 7, MPI_COMM_WORLD, &r));
-	else
-		MPI_OK(MPI_Recv_init(b, 1, t, 0, 7, MPI_COMM_WORLD, &r));
-	for (i = 0; i < 3; i++) {
-		if (t_rank == 0)
-			for (k = 0; k < NB; k++)
-				b[k * SD] = stream[k * BD] + i;
-		MPI_OK(MPI_Start(&r));
-		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-		if (t_rank == 1)
-			for (k = 0; k < NB; k += 97)
-				CHECK(b[k * SD] == stream[k * BD] + i &&
-				      b[k * SD + 1] == stream[k * BD + 1],
-				      "start %d block %d: %g", i, k, b[k * SD]);
-		MPI_OK(MPI_Sendrecv(NULL, 0, MPI_BYTE, 1 - t_rank, 8, NULL, 0,
-				    MPI_BYTE, 1 - t_rank, 8, MPI_COMM_WORLD,
-				    MPI_STATUS_IGNORE));
-	}
-	MPI_OK(MPI_Request_free(&r));
-	free(b);
 }
 
 /* Blocks named by absolute address, sent from MPI_BOTTOM. */
@@ -156,55 +127,6 @@ static void bottom(void)
 	MPI_Type_free(&t);
 	MPI_Type_free(&v);
 	free(b);
-}
-
-/*
- * Two 16 KiB blocks 48 KiB apart, a PROT_NONE page in the gap between
- * them: nothing may read the gap, and the blocks still arrive.  The
- * module will not pin that span, so the send is packed: the module
- * holds the 32 KiB of data (over the fallback the receiver reads the
- * blocks alone).
- */
-static void guarded(void)
-{
-	const size_t blk = 16384, stride = 49152, page = 4096;
-	unsigned char *b = NULL, *r = NULL;
-	MPI_Datatype t;
-	long long len;
-	size_t i;
-
-	if (t_rank > 1)
-		return;
-	MPI_OK(MPI_Type_vector(2, (int)blk, (int)stride, MPI_BYTE, &t));
-	MPI_OK(MPI_Type_commit(&t));
-	if (t_rank == 0) {
-		b = mmap(NULL, stride + blk, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		CHECK(b != MAP_FAILED, "mmap: %s", strerror(errno));
-		for (i = 0; i < blk; i++) {
-			b[i] = (unsigned char)(i * 7 + 1);
-			b[stride + i] = (unsigned char)(i * 7 + 2);
-		}
-		CHECK(!mprotect(b + 5 * page, page, PROT_NONE), "mprotect: %s",
-		      strerror(errno));
-	} else {
-		r = malloc(2 * blk);
-		CHECK(r, "out of memory");
-	}
-	len = send_seen(b, 1, t, r, (int)(2 * blk), MPI_BYTE, 12);
-	if (t_rank == 0) {
-		munmap(b, stride + blk);
-	} else {
-		for (i = 0; i < blk; i++)
-			CHECK(r[i] == (unsigned char)(i * 7 + 1) &&
-			      r[blk + i] == (unsigned char)(i * 7 + 2),
-			      "guarded: byte %zu", i);
-		CHECK(len < 0 || len == (long long)(2 * blk),
-		      "guarded: the module holds %lld bytes, not the packed %zu",
-		      len, 2 * blk);
-		free(r);
-	}
-	MPI_Type_free(&t);
 }
 
 /*
@@ -308,9 +230,10 @@ int main(int argc, char **argv)
 		one("tiles", tile, NB, v, 1, 0);
 		one("sparse", sparse, 1, sparse, 1, 0);
 		head_to_head(v, 1);
-		persistent(v);
+		persistent_starts(v, NB, BD, SD, 97);
 		bottom();
-		guarded();
+		/* 48 KiB apart: a span the module will not pin; the blocks. */
+		guarded_send(49152, 5 * 4096, iov_is("off") ? 1 : 2);
 		sparse_spans(sparse);
 		module_holds("vector span", v, 1,
 			     ((long long)(NB - 1) * SD + BD) * 8);

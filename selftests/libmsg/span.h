@@ -13,6 +13,7 @@
 #define LIBMSG_SPAN_H
 
 #include <errno.h>
+#include <sys/mman.h>
 
 #include "test.h"
 
@@ -157,6 +158,52 @@ static inline void head_to_head(MPI_Datatype t, int count)
 	free(rb);
 }
 
+/* Is MPICHAN_IOV (which sends the module gathers) set to v? */
+static inline int iov_is(const char *v)
+{
+	const char *e = getenv("MPICHAN_IOV");
+
+	return e && !strcmp(e, v);
+}
+
+/*
+ * A persistent send of a vector t of nb blocks of bd doubles, sd apart,
+ * started three times, the first double of each block changed in
+ * between; the receiver checks every step-th block.
+ */
+static inline void persistent_starts(MPI_Datatype t, int nb, int bd, int sd,
+				     int step)
+{
+	MPI_Request r;
+	double *b;
+	int i, k;
+
+	if (t_rank > 1)
+		return;
+	b = laid_out(t, 1, t_rank == 0);
+	if (t_rank == 0)
+		MPI_OK(MPI_Send_init(b, 1, t, 1, 7, MPI_COMM_WORLD, &r));
+	else
+		MPI_OK(MPI_Recv_init(b, 1, t, 0, 7, MPI_COMM_WORLD, &r));
+	for (i = 0; i < 3; i++) {
+		if (t_rank == 0)
+			for (k = 0; k < nb; k++)
+				b[k * sd] = stream[k * bd] + i;
+		MPI_OK(MPI_Start(&r));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+		if (t_rank == 1)
+			for (k = 0; k < nb; k += step)
+				CHECK(b[k * sd] == stream[k * bd] + i &&
+				      b[k * sd + bd - 1] == stream[k * bd + bd - 1],
+				      "start %d block %d: %g", i, k, b[k * sd]);
+		MPI_OK(MPI_Sendrecv(NULL, 0, MPI_BYTE, 1 - t_rank, 8, NULL, 0,
+				    MPI_BYTE, 1 - t_rank, 8, MPI_COMM_WORLD,
+				    MPI_STATUS_IGNORE));
+	}
+	MPI_OK(MPI_Request_free(&r));
+	free(b);
+}
+
 /* The iovec segments of the send module_send_len found last. */
 static unsigned int module_segs;
 
@@ -223,6 +270,60 @@ static inline long long send_seen(const void *buf, int count,
 				MPI_STATUS_IGNORE));
 	}
 	return len;
+}
+
+/*
+ * Two 16 KiB blocks stride bytes apart, a PROT_NONE page at byte guard
+ * in the gap: nothing may read the gap, and the blocks still arrive.
+ * Over the module (debugfs) the send holds the 32 KiB of data, in segs
+ * segments (2: the module gathers the blocks alone; 1: packed).
+ */
+static inline void guarded_send(size_t stride, size_t guard, unsigned int segs)
+{
+	const size_t blk = 16384, page = 4096;
+	unsigned char *b = NULL, *r = NULL;
+	MPI_Datatype t;
+	long long len;
+	size_t i;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Type_vector(2, (int)blk, (int)stride, MPI_BYTE, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	if (t_rank == 0) {
+		b = mmap(NULL, stride + blk, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(b != MAP_FAILED, "mmap: %s", strerror(errno));
+		for (i = 0; i < blk; i++) {
+			b[i] = (unsigned char)(i * 7 + 1);
+			b[stride + i] = (unsigned char)(i * 7 + 2);
+		}
+		CHECK(!mprotect(b + guard, page, PROT_NONE), "mprotect: %s",
+		      strerror(errno));
+	} else {
+		r = malloc(2 * blk);
+		CHECK(r, "out of memory");
+	}
+	len = send_seen(b, 1, t, r, (int)(2 * blk), MPI_BYTE, 12);
+	if (t_rank == 0) {
+		munmap(b, stride + blk);
+	} else {
+		for (i = 0; i < blk; i++)
+			CHECK(r[i] == (unsigned char)(i * 7 + 1) &&
+			      r[blk + i] == (unsigned char)(i * 7 + 2),
+			      "guarded: byte %zu", i);
+		CHECK(len < 0 || len == (long long)(2 * blk),
+		      "guarded: the module holds %lld bytes, not the data's %zu",
+		      len, 2 * blk);
+		CHECK(len < 0 || module_segs == segs,
+		      "guarded: the module holds %u segments, not %u",
+		      module_segs, segs);
+		if (len > 0)
+			printf("# span: guarded: the module holds %lld bytes in %u segments\n",
+			       len, module_segs);
+		free(r);
+	}
+	MPI_Type_free(&t);
 }
 
 /*
