@@ -36,15 +36,6 @@
 #define SD	(32 * BD)	/* doubles from block to block */
 #define NDATA	(NB * BD)
 
-static MPI_Datatype vec(int nb, int bd, int sd)
-{
-	MPI_Datatype t;
-
-	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
-	MPI_OK(MPI_Type_commit(&t));
-	return t;
-}
-
 /* Received from MPI_ANY_SOURCE, and through MPI_Mprobe / MPI_Mrecv. */
 static void wildcard(MPI_Datatype t)
 {

@@ -45,15 +45,6 @@
 #define SD	16		/* doubles from block to block */
 #define NDATA	(NB * BD)
 
-static MPI_Datatype vec(int nb, int bd, int sd)
-{
-	MPI_Datatype t;
-
-	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
-	MPI_OK(MPI_Type_commit(&t));
-	return t;
-}
-
 /*
  * Spans lm_span_worth refuses, and one it takes: over the module the
  * send is packed or gathered (the module holds the data's length, in

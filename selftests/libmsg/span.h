@@ -30,6 +30,16 @@ static inline void stream_init(size_t n)
 		stream[e] = (double)e + 0.25;
 }
 
+/* A committed vector of nb blocks of bd doubles, sd doubles apart. */
+static inline MPI_Datatype vec(int nb, int bd, int sd)
+{
+	MPI_Datatype t;
+
+	MPI_OK(MPI_Type_vector(nb, bd, sd, MPI_DOUBLE, &t));
+	MPI_OK(MPI_Type_commit(&t));
+	return t;
+}
+
 /* Bytes from the buffer's start that count t's reach (lb >= 0). */
 static inline size_t extent_of(MPI_Datatype t, int count)
 {
