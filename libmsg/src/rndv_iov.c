@@ -152,7 +152,9 @@ int lm_iov_take(const struct libmsg_request *req, int wsrc, uint32_t ctx,
 	struct mpichan_iovec *v;
 	uint32_t k;
 
-	if (!(rts->flags & LM_RTS_IOV) || !lm.job.t->rndv_take_iov)
+	/* Runs are only ever offered as a module send (a handle). */
+	if ((rts->flags & (LM_RTS_IOV | LM_RTS_HANDLE)) !=
+	    (LM_RTS_IOV | LM_RTS_HANDLE) || !lm.job.t->rndv_take_iov)
 		return 0;
 	v = malloc(MPICHAN_IOV_MAX * sizeof(*v));
 	if (!v)

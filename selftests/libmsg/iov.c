@@ -13,7 +13,8 @@
  *     truncated (into a shorter vector, and into too few bytes);
  *   - synchronous, head to head (the unmatched offers are pulled),
  *     persistent (three starts, new data each), a receive of
- *     MPI_ANY_SOURCE, MPI_Mprobe and MPI_Mrecv, a send to oneself;
+ *     MPI_ANY_SOURCE, MPI_Mprobe and MPI_Mrecv, a send to oneself, a
+ *     send cancelled (withdrawn from the module, or received whole);
  *   - blocks named by absolute address from MPI_BOTTOM, in descending
  *     address order (an hindexed type no span describes);
  *   - a block with a PROT_NONE page in the gap after it: the module pins
@@ -63,6 +64,46 @@ static void wildcard(MPI_Datatype t)
 		CHECK(n == size, "mprobe: %d bytes, sent %d", n, size);
 		MPI_OK(MPI_Mrecv(b, 1, t, &m, MPI_STATUS_IGNORE));
 		check_layout("mrecv", b, t, 1, size);
+	}
+	free(b);
+}
+
+/*
+ * A gathered send cancelled before rank 1 receives it: either the
+ * cancel wins (MPI_Test_cancelled, and rank 1 never sees the message)
+ * or rank 1 already took it in (a blocked rank pulls unmatched
+ * offers), and then it receives it whole.  Rank 0 tells which.
+ */
+static void cancelled(MPI_Datatype t)
+{
+	MPI_Request r;
+	MPI_Status s;
+	double *b;
+	int size, gone = 0, flag;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Pack_size(1, t, MPI_COMM_WORLD, &size));
+	b = laid_out(t, 1, t_rank == 0);
+	if (t_rank == 0) {
+		MPI_OK(MPI_Isend(b, 1, t, 1, 30, MPI_COMM_WORLD, &r));
+		MPI_OK(MPI_Cancel(&r));
+		MPI_OK(MPI_Wait(&r, &s));
+		MPI_OK(MPI_Test_cancelled(&s, &gone));
+		MPI_OK(MPI_Send(&gone, 1, MPI_INT, 1, 31, MPI_COMM_WORLD));
+	} else {
+		MPI_OK(MPI_Recv(&gone, 1, MPI_INT, 0, 31, MPI_COMM_WORLD,
+				MPI_STATUS_IGNORE));
+		if (gone) {
+			MPI_OK(MPI_Iprobe(0, 30, MPI_COMM_WORLD, &flag,
+					  MPI_STATUS_IGNORE));
+			CHECK(!flag, "cancelled: the message still came");
+		} else {
+			MPI_OK(MPI_Recv(b, 1, t, 0, 30, MPI_COMM_WORLD,
+					MPI_STATUS_IGNORE));
+			check_layout("not cancelled", b, t, 1, size);
+		}
+		printf("# iov: the cancel %s\n", gone ? "won" : "lost");
 	}
 	free(b);
 }
@@ -170,6 +211,7 @@ int main(int argc, char **argv)
 		head_to_head(v, 1);
 		persistent_starts(v, NB, BD, SD, 1);
 		wildcard(v);
+		cancelled(v);
 		bottom(v);
 		/* 1 MiB apart (too sparse for a span): the blocks alone. */
 		guarded_send(1 << 20, 16384, iov_is("off") ? 1 : 2);
