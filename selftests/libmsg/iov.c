@@ -19,6 +19,8 @@
  *     address order (an hindexed type no span describes);
  *   - a block with a PROT_NONE page in the gap after it: the module pins
  *     only the blocks' pages;
+ *   - a sender without CAP_IPC_LOCK over its RLIMIT_MEMLOCK: the module
+ *     will not pin the gather (nor the packed copy), the data arrives;
  *   - over the module, which send it holds (debugfs): the vector in 64
  *     segments of its data, a vector of more runs than an iovec takes
  *     (MPICHAN_IOV_MAX) packed, one segment, and a sparse vector of
@@ -28,6 +30,9 @@
  * gap is offered, so each of these types is gathered or packed.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.
  */
+#include <sys/capability.h>
+#include <sys/resource.h>
+
 #include <linux/mpichan.h>
 
 #include "span.h"
@@ -104,6 +109,61 @@ static void cancelled(MPI_Datatype t)
 			check_layout("not cancelled", b, t, 1, size);
 		}
 		printf("# iov: the cancel %s\n", gone ? "won" : "lost");
+	}
+	free(b);
+}
+
+/* This process's CAP_IPC_LOCK in its effective set: on (1) or off. */
+static void ipc_lock(int on)
+{
+	cap_value_t v = CAP_IPC_LOCK;
+	cap_t c = cap_get_proc();
+
+	CHECK(c, "cap_get_proc: %s", strerror(errno));
+	cap_set_flag(c, CAP_EFFECTIVE, 1, &v, on ? CAP_SET : CAP_CLEAR);
+	/* Without it in the permitted set (not root) there is nothing to drop. */
+	cap_set_proc(c);
+	cap_free(c);
+}
+
+/*
+ * Rank 0 without CAP_IPC_LOCK and 16 KiB of RLIMIT_MEMLOCK: the module
+ * will not pin the gathered send (256 KiB), nor the packed copy, and
+ * the data arrives all the same (the plain address, read with
+ * process_vm_readv); the module holds no gathered send.
+ */
+static void memlock(MPI_Datatype t)
+{
+	struct rlimit was, low;
+	long long len;
+	double *b;
+	int size;
+
+	if (t_rank > 1)
+		return;
+	MPI_OK(MPI_Pack_size(1, t, MPI_COMM_WORLD, &size));
+	b = laid_out(t, 1, t_rank == 0);
+	if (t_rank == 0) {
+		CHECK(!getrlimit(RLIMIT_MEMLOCK, &was), "getrlimit: %s",
+		      strerror(errno));
+		low = was;
+		low.rlim_cur = 16384;
+		ipc_lock(0);
+		CHECK(!setrlimit(RLIMIT_MEMLOCK, &low), "setrlimit: %s",
+		      strerror(errno));
+	}
+	len = send_seen(b, 1, t, b, 1, t, 13);
+	if (t_rank == 0) {
+		CHECK(!setrlimit(RLIMIT_MEMLOCK, &was), "setrlimit: %s",
+		      strerror(errno));
+		ipc_lock(1);
+	} else {
+		check_layout("over RLIMIT_MEMLOCK", b, t, 1, size);
+		CHECK(len <= 0 || module_segs == 1,
+		      "over RLIMIT_MEMLOCK: the module holds %u segments",
+		      module_segs);
+		printf("# iov: over RLIMIT_MEMLOCK the module holds %lld bytes\n",
+		       len);
 	}
 	free(b);
 }
@@ -212,6 +272,7 @@ int main(int argc, char **argv)
 		persistent_starts(v, NB, BD, SD, 1);
 		wildcard(v);
 		cancelled(v);
+		memlock(v);
 		bottom(v);
 		/* 1 MiB apart (too sparse for a span): the blocks alone. */
 		guarded_send(1 << 20, 16384, iov_is("off") ? 1 : 2);
