@@ -764,7 +764,7 @@ int lm_layout_take(int wsrc, uint32_t ctx, int tag, const struct lm_rts *rts,
 /*
  * MPICHAN_IOV=auto sends a type's runs to the module (in place of
  * packing it) when they average this many bytes or more: a sparse
- * vector of 4 KiB blocks went 1.4 times faster so, of 64 KiB blocks 2
+ * vector of 4 KiB blocks went 1.5 times faster so, of 64 KiB blocks 2
  * times, where kernel copies run as fast as user ones
  * (Documentation/performance.md, "Sparse sends gathered by the module").
  */

@@ -98,7 +98,7 @@ static void send_done(struct libmsg_request *req, int err)
  */
 static int offer(struct libmsg_request *req, uint32_t dst)
 {
-	int err;
+	int err, pack = 0;
 
 	if (req->span && !req->span->niov) {
 		req->rts.flags |= LM_RTS_SPAN;
@@ -116,20 +116,18 @@ static int offer(struct libmsg_request *req, uint32_t dst)
 		 * they are worth it, else packed.
 		 */
 		lm_span_drop(req);
-		if (!lm_iov_prepare(req))
-			goto pack;
+		pack = !lm_iov_prepare(req);
 	}
 	if (req->span) {
 		if (!lm_iov_offer(req, dst))
 			return 0;
-		goto pack;
+		pack = 1;
 	}
-	return lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag, req->buf,
-				    req->bytes, (uintptr_t)req, &req->rts);
-pack:
-	err = lm_span_abandon(req);
-	if (err)
-		return err;
+	if (pack) {
+		err = lm_span_abandon(req);
+		if (err)
+			return err;
+	}
 	return lm.job.t->rndv_offer(&lm.job, dst, req->ctx, req->tag, req->buf,
 				    req->bytes, (uintptr_t)req, &req->rts);
 }

@@ -107,23 +107,28 @@ static uint32_t iov_of(const void *buf, int64_t count, MPI_Datatype dt,
 /* Sender: r's blocks listed for the module (sets r->span)?  1 if so. */
 int lm_iov_prepare(struct libmsg_request *r)
 {
-	struct mpichan_iovec *v, *fit;
+	uint64_t max = MPICHAN_IOV_MAX;
+	struct mpichan_iovec *v;
 	uint32_t n;
 
 	if (lm.iov == LM_SPAN_OFF || !lm.job.t->rndv_offer_iov ||
 	    r->mode == LM_MODE_BUFFERED || r->bytes <= lm.eager)
 		return 0;
-	v = malloc(MPICHAN_IOV_MAX * sizeof(*v));
+	/* auto: at most as many runs as leave LM_IOV_MIN bytes to each. */
+	if (lm.iov == LM_SPAN_AUTO && r->bytes / LM_IOV_MIN < max)
+		max = r->bytes / LM_IOV_MIN;
+	if (!max)
+		return 0;
+	v = malloc(max * sizeof(*v));
 	if (!v)
 		return 0;
-	n = iov_of(r->ubuf, r->count, r->dt, r->bytes, v, MPICHAN_IOV_MAX);
-	if (!n || (lm.iov == LM_SPAN_AUTO && r->bytes / n < LM_IOV_MIN))
+	n = iov_of(r->ubuf, r->count, r->dt, r->bytes, v, (uint32_t)max);
+	if (!n)
 		goto no;
 	r->span = calloc(1, sizeof(*r->span));
 	if (!r->span)
 		goto no;
-	fit = realloc(v, n * sizeof(*v));
-	r->span->iov = fit ? fit : v;
+	r->span->iov = v;
 	r->span->niov = n;
 	r->span->bytes = r->bytes;
 	r->buf = NULL;

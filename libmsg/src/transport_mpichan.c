@@ -194,10 +194,13 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 	return ret == -EPIPE ? 0 : ret;
 }
 
-/* MPICHAN_IOC_SEND of iov[0..n) to dst: *s filled in; 0 or -errno. */
+/*
+ * MPICHAN_IOC_SEND of iov[0..n) to dst (MPICHAN_SEND_MULTI in flags:
+ * for dst receivers) that the module queues: *s filled in; 0 or -errno.
+ */
 static int send_iov(struct lm_job *job, uint32_t dst, uint32_t context,
 		    int32_t tag, const struct mpichan_iovec *iov, uint32_t n,
-		    uint64_t sreq, struct mpichan_send *s)
+		    uint64_t sreq, uint32_t flags, struct mpichan_send *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->iov = (uintptr_t)iov;
@@ -206,6 +209,7 @@ static int send_iov(struct lm_job *job, uint32_t dst, uint32_t context,
 	s->context = context;
 	s->tag = tag;
 	s->user_data = sreq;
+	s->flags = flags;
 	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, s) < 0)
 		return -errno;
 	return s->status == MPICHAN_XFER_QUEUED ? 0 : -EPROTO;
@@ -229,7 +233,7 @@ static int dev_rndv_offer(struct lm_job *job, uint32_t dst, uint32_t context,
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_send s;
 
-	if (send_iov(job, dst, context, tag, &iov, 1, sreq, &s)) {
+	if (send_iov(job, dst, context, tag, &iov, 1, sreq, 0, &s)) {
 		/* A span the module will not pin is packed instead. */
 		if (rts->flags & LM_RTS_SPAN)
 			return -EFAULT;
@@ -248,7 +252,7 @@ static int dev_rndv_offer_iov(struct lm_job *job, uint32_t dst,
 			      uint64_t len, uint64_t sreq, struct lm_rts *rts)
 {
 	struct mpichan_send s;
-	int err = send_iov(job, dst, context, tag, iov, n, sreq, &s);
+	int err = send_iov(job, dst, context, tag, iov, n, sreq, 0, &s);
 
 	if (err)
 		return err;
@@ -269,23 +273,13 @@ static int dev_rndv_offer_multi(struct lm_job *job, uint32_t nrecv,
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_send s;
 
-	memset(&s, 0, sizeof(s));
-	s.iov = (uintptr_t)&iov;
-	s.iovcnt = 1;
-	s.dst = nrecv;
-	s.context = context;
-	s.tag = tag;
-	s.flags = MPICHAN_SEND_MULTI;
-	if (ioctl(job->ep.fd, MPICHAN_IOC_SEND, &s) < 0 ||
-	    s.status != MPICHAN_XFER_QUEUED)
+	if (send_iov(job, nrecv, context, tag, &iov, 1, 0, MPICHAN_SEND_MULTI,
+		     &s))
 		/* An older module, or refused: the plain address. */
 		return lm_rndv_offer_multi_vm(job, nrecv, context, tag, buf,
 					      len, rts);
 	lm.cq_wait++;
-	rts->size = len;
-	rts->handle = s.handle;
-	rts->pid = (uint32_t)getpid();
-	rts->flags |= LM_RTS_HANDLE;
+	rts_handle(rts, &s, len, 0);
 	return 0;
 }
 
