@@ -38,7 +38,12 @@
  *                   layout the cases break is valid, and nothing fails;
  *                   27 a FIN naming request 0, 28 a FIN naming an
  *                   address in rank 0, 29 an ACK naming one in rank 1
- *                   (its MPI_COMM_WORLD), 30 a cancel reply)
+ *                   (its MPI_COMM_WORLD), 30 a cancel reply;
+ *                   31 an offer of runs for the module to gather
+ *                   (LM_RTS_IOV, rndv_iov.c) naming a module send that
+ *                   does not exist, received into a vector: rank 1's
+ *                   receive fails with an error class and the job goes
+ *                   on ("badspan: case 31 refused"))
  */
 #include "lm.h"
 
@@ -98,6 +103,39 @@ static int bad_layout(int which)
 				  (which == 22 ? k - 1 : k) * sizeof(seg[0]));
 }
 
+/* Case 31: runs offered under a module send's name that nobody made. */
+static void bad_runs(int rank)
+{
+	MPI_Datatype v;
+	struct lm_rts rts;
+	int err, cls;
+
+	if (rank == 0) {
+		memset(&rts, 0, sizeof(rts));
+		rts.flags = LM_RTS_IOV | LM_RTS_HANDLE;
+		rts.handle = 0x7777;
+		rts.addr = (uintptr_t)data;
+		rts.pid = (uint32_t)getpid();
+		rts.size = 1024;
+		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+				      lm_rts_wire_len(&rts)))
+			MPI_Abort(MPI_COMM_WORLD, 3);
+		lm_notify(&lm.job, 1);
+		return;
+	}
+	MPI_Type_vector(16, 64, 128, MPI_BYTE, &v);
+	MPI_Type_commit(&v);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	err = MPI_Recv(data, 1, v, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Error_class(err, &cls);
+	if (err == MPI_SUCCESS)
+		printf("badspan: rank 1 accepted case 31\n");
+	else
+		printf("badspan: case 31 refused (class %d)\n", cls);
+	fflush(stdout);
+	MPI_Type_free(&v);
+}
+
 int main(int argc, char **argv)
 {
 	int which = argc > 1 ? atoi(argv[1]) : 0, rank, size;
@@ -106,13 +144,15 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	if (size != 2 || which < 1 || which > 30) {
-		fprintf(stderr, "badspan: run with 2 ranks and a case 1-30\n");
+	if (size != 2 || which < 1 || which > 31) {
+		fprintf(stderr, "badspan: run with 2 ranks and a case 1-31\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (which == 26) {
 		if (rank == 0)
 			bad_layout(which);
+	} else if (which == 31) {
+		bad_runs(rank);
 	} else if (rank == 0 && which >= 27) {
 		static const uint16_t kinds[] = {
 			LM_MSG_FIN, LM_MSG_FIN, LM_MSG_ACK, LM_MSG_CANCEL_REPLY
