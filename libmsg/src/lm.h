@@ -354,102 +354,13 @@ struct lm_state {
 
 extern struct lm_state lm;
 
-/* ---- thread.c: MPI_THREAD_MULTIPLE ------------------------------------- */
-
-/*
- * ThreadSanitizer does not see the ordering liburcu gives (a grace
- * period, its queues: uninstrumented): name it where the code relies
- * on it, release before the hand-off, acquire after.
- */
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#define lm_tsan_release(p)	__tsan_release(p)
-#define lm_tsan_acquire(p)	__tsan_acquire(p)
-#else
-#define lm_tsan_release(p)	((void)(p))
-#define lm_tsan_acquire(p)	((void)(p))
-#endif
-
-extern __thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
-/* MPI_Init_thread granted MULTIPLE: bias the lock to the calling thread. */
-void lm_mt_init(void);
-void lm_mt_enter(void);
-void lm_mt_leave(void);
-/* Blocked calls: give the lock to other threads, between polls. */
-void lm_mt_relax(unsigned int poll, unsigned int yield_every);
-void lm_mt_sleep(int64_t timeout_ns);
-/* A poll did something: wake the threads that wait. */
-void lm_mt_kick(void);
-/* A liburcu read-side section (registers the thread the first time). */
-void lm_rcu_enter(void);
-void lm_rcu_leave(void);
-/* free via fn(head) after a grace period (at once below MULTIPLE). */
-void lm_defer_free(struct rcu_head *head, void (*fn)(struct rcu_head *head));
-/* The first line of such an fn. */
-void lm_rcu_reclaim(struct rcu_head *head);
-/* MPI_Finalize, outside the lock: wait for the deferred frees. */
-void lm_rcu_drain(void);
-
-/* Take the library lock: only at MPI_THREAD_MULTIPLE (returns 1 then). */
-static inline int lm_lock(void)
-{
-	if (__builtin_expect(lm.thread_level != MPI_THREAD_MULTIPLE, 1))
-		return 0;
-	lm_mt_enter();
-	return 1;
-}
-
-static inline void lm_unlock_guard(int *locked)
-{
-	if (*locked)
-		lm_mt_leave();
-}
-
-/*
- * First line of an MPI call that touches shared state: holds the lock
- * (at MPI_THREAD_MULTIPLE) until the call returns, whichever return.
- */
-#define LM_GUARD() \
-	int lm_guard_ __attribute__((cleanup(lm_unlock_guard), unused)) = \
-		lm_lock()
+#include "thread.h"
 
 /* MPI_Init has run and MPI_Finalize has not. */
 static inline int lm_live(void)
 {
 	return lm.initialized && !lm.finalized;
 }
-
-static inline int lm_read_lock(void)
-{
-	if (__builtin_expect(lm.thread_level != MPI_THREAD_MULTIPLE, 1))
-		return 0;
-	lm_rcu_enter();
-	return 1;
-}
-
-static inline void lm_read_unlock(int locked)
-{
-	if (locked)
-		lm_rcu_leave();
-}
-
-/*
- * The fast path of a query of what a live handle never changes (a
- * communicator's size, a datatype's extent): when ok holds, do body
- * and return MPI_SUCCESS, reading as an RCU reader instead of under the
- * lock (thread.c).  Otherwise fall through to the checked path, which
- * takes the lock and reports what is wrong.
- */
-#define LM_QUERY(ok, body) do {						\
-	int lm_r_ = lm_read_lock();					\
-									\
-	if (ok) {							\
-		body;							\
-		lm_read_unlock(lm_r_);					\
-		return MPI_SUCCESS;					\
-	}								\
-	lm_read_unlock(lm_r_);						\
-} while (0)
 
 /* ---- errors.c -------------------------------------------------------- */
 

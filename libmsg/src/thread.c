@@ -5,27 +5,36 @@
  *
  * Every MPI call that touches shared state (requests, matching queues,
  * rings, communicators, datatypes' reference counts, the context id
- * mask) holds the library lock (LM_GUARD in lm.h).  It is taken only
- * when MPI_Init_thread granted MPI_THREAD_MULTIPLE: the lower levels
- * test lm.thread_level and go on, without an atomic operation.  A call
- * made from inside another (an error handler, a collective built on
- * point-to-point) nests: a per-thread depth counts the holds.
+ * mask) holds the library lock (LM_GUARD in thread.h).  It is taken
+ * only when MPI_Init_thread granted MPI_THREAD_MULTIPLE: the lower
+ * levels test lm.thread_level and go on, without an atomic operation.
+ * A call made from inside another (an error handler, a collective
+ * built on point-to-point) nests: a per-thread depth counts the holds.
  *
  * Most programs that ask for MPI_THREAD_MULTIPLE make most of their
  * calls from one thread, and an uncontended mutex (two atomic
  * operations a call) made a ping-pong 26% slower than at
  * MPI_THREAD_SINGLE in the VM.  So the lock starts out biased to the
- * initialising thread: that thread "holds" it by being inside a
- * liburcu read-side critical section (the membarrier flavour: a
- * thread-local counter and a compiler barrier, no atomic operation)
- * in which it sees `biased` set.  The first call from any other
- * thread takes the mutex, clears `biased` and waits for a grace
- * period: once synchronize_rcu() returns, the owner has left the
- * section it was in and will see `biased` clear at its next take, so
- * from then on every thread, the owner too, uses the mutex.  The
- * owner leaves its section wherever the mutex would be given up (each
- * lm_mt_relax and lm_mt_sleep), so a revoking thread waits at most
- * one poll, never for the owner's blocking call to end.
+ * initialising thread, the owner, which takes it by setting
+ * lm_bias.held and then seeing lm_bias.on still set, with only a
+ * compiler barrier between the store and the load, and gives it back
+ * by clearing held (lm_lock, inline in every call).  The first call
+ * from any other thread takes the mutex, clears `on`, and makes every
+ * running thread of the process execute a full memory barrier
+ * (membarrier(2), MEMBARRIER_CMD_PRIVATE_EXPEDITED: the kernel's
+ * helper for an asymmetric fence, the one liburcu's readers pair with
+ * too).  After it, the owner's store to held and its load of `on` are
+ * ordered as if it had fenced itself: either its next take sees `on`
+ * clear (it goes to the mutex, which the revoker holds), or it had set
+ * held before it looked, and the revoker sees held set and waits for
+ * the owner to clear it.  The clearing store releases what the owner
+ * did under the bias, and the revoker's load acquires it.  From then
+ * on every thread, the owner too, uses the mutex.  The owner clears
+ * held wherever the mutex would be given up (each lm_mt_relax and
+ * lm_mt_sleep), so a revoking thread waits at most one poll, never for
+ * the owner's blocking call to end.  A kernel without the expedited
+ * command (before 4.14) refuses its registration at MPI_Init_thread,
+ * and then there is no bias: every take is the mutex.
  *
  * A blocked call gives the lock up between its polls (lm_mt_relax), so
  * other threads run their calls and any thread's poll of the rings
@@ -48,9 +57,7 @@
  * (lm_defer_free, urcu's call_rcu), so a reader that has seen a valid
  * magic number reads live memory until its section ends.  A helper
  * thread that only asks for its rank therefore neither waits for a
- * blocked call's poll nor revokes the owner's bias.  A reader never
- * waits for the mutex inside its section: a thread revoking the bias
- * holds the mutex while it waits for a grace period.
+ * blocked call's poll nor revokes the owner's bias.
  */
 
 /*
@@ -62,10 +69,13 @@
 #if !defined(__SANITIZE_THREAD__)
 #define _LGPL_SOURCE
 #endif
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <urcu/urcu-memb.h>
 
 #include "lm.h"
@@ -79,20 +89,16 @@
 #endif
 
 /*
- * ThreadSanitizer does not see the ordering a grace period gives (the
- * membarrier system call, in an uninstrumented library): tell it that
- * what the owner did in its section comes before what the revoking
- * thread does after synchronize_rcu() (lm_tsan_release, lm.h).
+ * ThreadSanitizer does not see the ordering liburcu's grace periods
+ * and queues give (in an uninstrumented library): thread.h's
+ * lm_tsan_release and lm_tsan_acquire name it.
  */
 #define tsan_release(p)	lm_tsan_release(p)
 #define tsan_acquire(p)	lm_tsan_acquire(p)
 
-__thread int lm_lock_depth __attribute__((tls_model("initial-exec")));
-/*
- * This thread is the owner and has not seen the bias revoked: while it
- * holds the lock, it holds it in a read-side section, not the mutex.
- */
-static __thread int bias_mine __attribute__((tls_model("initial-exec")));
+__thread struct lm_lock_tls lm_lock_tls
+	__attribute__((tls_model("initial-exec")));
+struct lm_bias lm_bias;
 /* This thread is registered with liburcu (until it exits). */
 static __thread int rcu_known __attribute__((tls_model("initial-exec")));
 static pthread_key_t rcu_key;
@@ -100,7 +106,6 @@ static pthread_once_t rcu_key_once = PTHREAD_ONCE_INIT;
 
 static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
-static int biased;	/* the owner may hold the lock without the mutex */
 static int sleeper;	/* a thread sleeps in the transport */
 static int waiters;	/* threads waiting on idle_cv */
 
@@ -128,52 +133,86 @@ static void rcu_join(void)
 	rcu_known = 1;
 }
 
+static int membarrier(int cmd)
+{
+	return (int)syscall(__NR_membarrier, cmd, 0, 0);
+}
+
 /* MPI_Init_thread granted MPI_THREAD_MULTIPLE: its thread owns the bias. */
 void lm_mt_init(void)
 {
 	rcu_join();
-	bias_mine = 1;
-	__atomic_store_n(&biased, 1, __ATOMIC_RELAXED);
+	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+		return;		/* no bias: the mutex only */
+	lm_lock_tls.bias = 1;
+	__atomic_store_n(&lm_bias.on, 1, __ATOMIC_RELAXED);
 }
 
-/* The owner saw the bias revoked, or MPI is finalized. */
-static void bias_give_up(void)
-{
-	bias_mine = 0;
-}
-
-/* Called with the mutex held, by the first other thread to take the lock. */
+/*
+ * Called with the mutex held, by the first other thread to take the
+ * lock: once it returns, the owner is out of its last bias hold and
+ * will not take another.
+ */
 static void bias_revoke(void)
 {
-	__atomic_store_n(&biased, 0, __ATOMIC_RELAXED);
-	urcu_memb_synchronize_rcu();
-	tsan_acquire(&biased);
+	__atomic_store_n(&lm_bias.on, 0, __ATOMIC_RELAXED);
+	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		lm_fatal("membarrier failed after it was registered");
+	while (__atomic_load_n(&lm_bias.held, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+/* The owner gives the bias up: revoked, or MPI is finalized. */
+static void bias_leave(void)
+{
+	__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+	lm_lock_tls.bias = 0;
+}
+
+/* The owner's hold, as lm_lock takes it: 1, or 0 once it is revoked. */
+static int bias_take(void)
+{
+	__atomic_store_n(&lm_bias.held, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&lm_bias.on, __ATOMIC_RELAXED))
+		return 1;
+	bias_leave();
+	return 0;
 }
 
 static void take(void)
 {
-	if (bias_mine) {
-		urcu_memb_read_lock();
-		if (__atomic_load_n(&biased, __ATOMIC_RELAXED))
-			return;
-		urcu_memb_read_unlock();
-		bias_give_up();
-	}
+	if (lm_lock_tls.bias && bias_take())
+		return;
 	pthread_mutex_lock(&big);
-	if (__atomic_load_n(&biased, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&lm_bias.on, __ATOMIC_RELAXED))
 		bias_revoke();
 }
 
 static void drop(void)
 {
-	if (bias_mine) {
-		tsan_release(&biased);
-		urcu_memb_read_unlock();
-		if (lm.finalized)
-			bias_give_up();
+	if (!lm_lock_tls.bias) {
+		pthread_mutex_unlock(&big);
 		return;
 	}
-	pthread_mutex_unlock(&big);
+	if (lm.finalized)
+		bias_leave();
+	else
+		__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+}
+
+/* lm_lock's way when the owner finds its bias revoked, or has none. */
+void lm_mt_take(void)
+{
+	if (lm_lock_tls.bias)
+		bias_leave();	/* lm_lock set held and saw `on` clear */
+	take();
+}
+
+/* lm_unlock_guard's way: the mutex, or the owner's last drop. */
+void lm_mt_drop(void)
+{
+	drop();
 }
 
 /*
@@ -228,21 +267,9 @@ void lm_rcu_drain(void)
 	urcu_memb_barrier();
 }
 
-void lm_mt_enter(void)
-{
-	if (lm_lock_depth++ == 0)
-		take();
-}
-
-void lm_mt_leave(void)
-{
-	if (--lm_lock_depth == 0)
-		drop();
-}
-
 static int held(void)
 {
-	return lm.thread_level == MPI_THREAD_MULTIPLE && lm_lock_depth > 0;
+	return lm.thread_level == MPI_THREAD_MULTIPLE && lm_lock_tls.depth > 0;
 }
 
 /*
