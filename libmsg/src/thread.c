@@ -165,25 +165,17 @@ static void bias_revoke(void)
 /* The owner gives the bias up: revoked, or MPI is finalized. */
 static void bias_leave(void)
 {
-	__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+	lm_bias_release();
 	lm_lock_tls.bias = 0;
-}
-
-/* The owner's hold, as lm_lock takes it: 1, or 0 once it is revoked. */
-static int bias_take(void)
-{
-	__atomic_store_n(&lm_bias.held, 1, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&lm_bias.on, __ATOMIC_RELAXED))
-		return 1;
-	bias_leave();
-	return 0;
 }
 
 static void take(void)
 {
-	if (lm_lock_tls.bias && bias_take())
-		return;
+	if (lm_lock_tls.bias) {
+		if (lm_bias_hold())
+			return;
+		bias_leave();
+	}
 	pthread_mutex_lock(&big);
 	if (__atomic_load_n(&lm_bias.on, __ATOMIC_RELAXED))
 		bias_revoke();
@@ -191,14 +183,12 @@ static void take(void)
 
 static void drop(void)
 {
-	if (!lm_lock_tls.bias) {
+	if (!lm_lock_tls.bias)
 		pthread_mutex_unlock(&big);
-		return;
-	}
-	if (lm.finalized)
+	else if (lm.finalized)
 		bias_leave();
 	else
-		__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+		lm_bias_release();
 }
 
 /* lm_lock's way when the owner finds its bias revoked, or has none. */

@@ -64,12 +64,32 @@ void lm_rcu_reclaim(struct rcu_head *head);
 void lm_rcu_drain(void);
 
 /*
+ * The bias owner's hold: set `held`, then look at `on`; 1 while the
+ * bias stands, 0 once it is revoked (then `held` is still set, for
+ * the caller to clear).  A compiler barrier between the two is enough:
+ * the revoker's membarrier orders them (thread.c).
+ */
+static inline int lm_bias_hold(void)
+{
+	__atomic_store_n(&lm_bias.held, 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return __builtin_expect(__atomic_load_n(&lm_bias.on,
+						__ATOMIC_RELAXED), 1);
+}
+
+/* Its end: what the owner did comes before a revoker's wait ends. */
+static inline void lm_bias_release(void)
+{
+	__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+}
+
+/*
  * Take the library lock: only at MPI_THREAD_MULTIPLE (returns 1 then).
  * The owner of the bias takes it here, with a store, a compiler
  * barrier and a load, and gives it up with a store: no call and no
- * atomic instruction (thread.c says why that is enough).  Out of line,
- * the two calls a lock cost made a thread-multiple ping-pong 12% slower
- * than a single one in the VM (Documentation/performance.md).
+ * atomic instruction.  Out of line, the two calls a lock cost made a
+ * thread-multiple ping-pong 12% slower than a single one in the VM
+ * (Documentation/performance.md).
  */
 static inline int lm_lock(void)
 {
@@ -77,15 +97,8 @@ static inline int lm_lock(void)
 		return 0;
 	if (lm_lock_tls.depth++)
 		return 1;
-	if (lm_lock_tls.bias) {
-		__atomic_store_n(&lm_bias.held, 1, __ATOMIC_RELAXED);
-		/* The revoker's membarrier orders this store and that load. */
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		if (__builtin_expect(__atomic_load_n(&lm_bias.on,
-						     __ATOMIC_RELAXED), 1))
-			return 1;
-	}
-	lm_mt_take();
+	if (!lm_lock_tls.bias || !lm_bias_hold())
+		lm_mt_take();
 	return 1;
 }
 
@@ -95,7 +108,7 @@ static inline void lm_unlock_guard(int *locked)
 	if (!*locked || --lm_lock_tls.depth)
 		return;
 	if (__builtin_expect(lm_lock_tls.bias && !lm.finalized, 1))
-		__atomic_store_n(&lm_bias.held, 0, __ATOMIC_RELEASE);
+		lm_bias_release();
 	else
 		lm_mt_drop();
 }
