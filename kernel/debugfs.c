@@ -44,6 +44,10 @@ static int stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&mpichan_stats.cache_invalidated));
 	seq_printf(m, "cache_evicted: %ld\n",
 		   atomic_long_read(&mpichan_stats.cache_evicted));
+	seq_printf(m, "window_maps: %ld\n",
+		   atomic_long_read(&mpichan_stats.window_maps));
+	seq_printf(m, "window_hits: %ld\n",
+		   atomic_long_read(&mpichan_stats.window_hits));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

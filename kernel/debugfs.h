@@ -22,6 +22,8 @@ struct mpichan_stats {
 	atomic_long_t cache_misses;
 	atomic_long_t cache_invalidated;
 	atomic_long_t cache_evicted;
+	atomic_long_t window_maps;	/* mapped receives that mapped pages */
+	atomic_long_t window_hits;	/* ... that found them mapped */
 };
 
 extern struct mpichan_stats mpichan_stats;

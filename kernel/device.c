@@ -17,6 +17,7 @@
 #include "match.h"
 #include "ring.h"
 #include "wait.h"
+#include "window.h"
 
 union mpichan_ioctl_arg {
 	struct mpichan_version version;
@@ -46,6 +47,8 @@ static long mpichan_version(struct file *file, void *arg)
 	v->max_ranks = MPICHAN_MAX_RANKS;
 	v->features = MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
 		       MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL;
+	if (mpichan_window_cache())
+		v->features |= MPICHAN_FEAT_WINDOW_CACHE;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "job.h"
 #include "match.h"
 #include "pincache.h"
+#include "window.h"
 
 /* Job ids of jobs whose owner handle is open, i.e. attachable. */
 static DEFINE_XARRAY_ALLOC1(mpichan_jobs);
@@ -144,8 +145,10 @@ static void job_release(struct kref *ref)
 	/* Every rank left, and leaving drops its transfers. */
 	WARN_ON(!xa_empty(&job->xfers));
 	xa_destroy(&job->xfers);
-	for (r = 0; r < job->nranks; r++)
+	for (r = 0; r < job->nranks; r++) {
 		mpichan_pcache_release(&job->ranks[r]);
+		mutex_destroy(&job->ranks[r].win_lock);
+	}
 	job_free_pages(job);
 	mutex_destroy(&job->xfer_lock);
 	mutex_destroy(&job->lock);
@@ -183,6 +186,7 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 		rank->job = job;
 		rank->index = r;
 		init_waitqueue_head(&rank->wq);
+		mutex_init(&rank->win_lock);
 		INIT_LIST_HEAD(&rank->sendq);
 		INIT_LIST_HEAD(&rank->recvq);
 	}
@@ -406,6 +410,7 @@ static void rank_leave(struct mpichan_rank *rank, bool finished)
 	mutex_unlock(&job->lock);
 
 	mpichan_match_rank_left(rank);
+	mpichan_window_release(rank);
 	mpichan_pcache_close(rank);
 	for (r = 0; r < job->nranks; r++)
 		wake_up_interruptible_all(&job->ranks[r].wq);

@@ -17,6 +17,7 @@
 
 struct mpichan_job;
 struct mpichan_pcache;
+struct mpichan_pcache_entry;
 
 struct mpichan_rank {
 	struct mpichan_job *job;
@@ -45,6 +46,16 @@ struct mpichan_rank {
 	/* The receive window (window.c), under the rank's mmap lock. */
 	unsigned long win_start;	/* 0: no window */
 	unsigned long win_pages;
+	/*
+	 * What its first win_mapped pages map, under win_lock and the mmap
+	 * lock: win_first[0 .. win_mapped).  With win_entry (a reference on
+	 * the sender's cached pin, which the window's close takes) they may
+	 * stay mapped after UNMAP, for the next send of the same buffer.
+	 */
+	struct mutex win_lock;
+	struct page **win_first;
+	unsigned long win_mapped;
+	struct mpichan_pcache_entry *win_entry;
 	/* The send mapped in it now, under job->xfer_lock. */
 	struct mpichan_xfer *mapped;
 	unsigned long mapped_pages;

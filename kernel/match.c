@@ -377,14 +377,16 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	n = (len - head) >> PAGE_SHIFT;
 	if (!n)
 		return 0;
+	/* One mapped receive at a time: the window is the rank's. */
+	mutex_lock(&me->win_lock);
 	mutex_lock(&job->xfer_lock);
 	busy = me->mapped;
 	mutex_unlock(&job->xfer_lock);
 	if (busy)
-		return 0;
-	n = mpichan_window_map(me, p->pages + (head ? 1 : 0), n);
+		goto plain;
+	n = mpichan_window_map(me, p->pages + (head ? 1 : 0), n, p->entry);
 	if (n <= 0)
-		return 0;
+		goto plain;
 	mapped = (u64)n << PAGE_SHIFT;
 	tail = len - head - mapped;
 	c1 = mpichan_pin_range_to_iter(p, 0, head, &u->iter);
@@ -392,7 +394,8 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	c2 = c1 < 0 ? c1 : mpichan_pin_range_to_iter(p, head + mapped, tail,
 						     &u->iter);
 	if (c2 < 0) {
-		mpichan_window_zap(me, n);
+		mpichan_window_done(me, false);
+		mutex_unlock(&me->win_lock);
 		return c2;
 	}
 	mutex_lock(&job->xfer_lock);
@@ -400,6 +403,7 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	me->mapped_pages = n;
 	me->mapped_len = len;
 	mutex_unlock(&job->xfer_lock);
+	mutex_unlock(&me->win_lock);
 	r->status = MPICHAN_XFER_MAPPED;
 	r->handle = send->id;
 	r->len = len;
@@ -409,6 +413,9 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	r->msg_src = send->owner;
 	r->msg_tag = send->tag;
 	return 1;
+plain:
+	mutex_unlock(&me->win_lock);
+	return 0;
 }
 
 /* The receiver's copy: a queued send's pinned pages into its buffer. */
@@ -608,8 +615,14 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 	me->mapped = NULL;
 	mutex_unlock(&job->xfer_lock);
 
-	/* The window goes before the sender hears it may reuse its buffer. */
-	mpichan_window_zap(me, me->mapped_pages);
+	/*
+	 * The window goes before the sender hears it may reuse its buffer,
+	 * unless the buffer stays pinned in the sender's cache: then the
+	 * pages may stay mapped for its next send (window.c).
+	 */
+	mutex_lock(&me->win_lock);
+	mpichan_window_done(me, true);
+	mutex_unlock(&me->win_lock);
 	atomic64_add(me->mapped_len, &me->moved);
 	mutex_lock(&job->xfer_lock);
 	last = xfer_send_done(job, x, me->mapped_len, me->index);

@@ -104,6 +104,28 @@ static void entry_release_work(struct work_struct *work)
 	entry_release(container_of(work, struct mpichan_pcache_entry, release));
 }
 
+/* Another user of e's pages: the receive window that maps them. */
+void mpichan_pcache_get(struct mpichan_pcache_entry *e)
+{
+	refcount_inc(&e->ref);
+}
+
+/*
+ * Is e still in its cache (not invalidated, evicted or closed)?  A hint:
+ * it may go right after, and its pages stay pinned while referenced.
+ */
+bool mpichan_pcache_cached(const struct mpichan_pcache_entry *e)
+{
+	return READ_ONCE(e->cached);
+}
+
+/* Drop a reference where releasing could not sleep or must not wait. */
+void mpichan_pcache_put_async(struct mpichan_pcache_entry *e)
+{
+	if (refcount_dec_and_test(&e->ref))
+		queue_work(pcache_wq, &e->release);
+}
+
 /* Drop a reference in process context, with no lock held. */
 void mpichan_pcache_put(struct mpichan_pcache_entry *e)
 {
@@ -119,7 +141,7 @@ static bool pcache_unlink(struct mpichan_pcache *c,
 	if (!e->cached)
 		return false;
 	list_del_init(&e->lru);
-	e->cached = false;
+	WRITE_ONCE(e->cached, false);
 	c->entries--;
 	c->pages -= e->npages;
 	atomic_long_dec(&mpichan_stats.cache_entries);
@@ -300,7 +322,7 @@ pcache_fill(struct mpichan_rank *rank, struct mpichan_pcache *c,
 	spin_lock(&c->lock);
 	if (!c->closed && !mmu_interval_read_retry(&e->notifier, seq)) {
 		refcount_inc(&e->ref);
-		e->cached = true;
+		WRITE_ONCE(e->cached, true);
 		list_add(&e->lru, &c->lru);
 		c->entries++;
 		c->pages += npages;

@@ -21,7 +21,10 @@ struct mpichan_pcache_entry *mpichan_pcache_pin(struct mpichan_rank *rank,
 						unsigned long start,
 						unsigned long npages,
 						struct page ***pages);
+void mpichan_pcache_get(struct mpichan_pcache_entry *e);
 void mpichan_pcache_put(struct mpichan_pcache_entry *e);
+void mpichan_pcache_put_async(struct mpichan_pcache_entry *e);
+bool mpichan_pcache_cached(const struct mpichan_pcache_entry *e);
 bool mpichan_pcache_reclaim(struct mpichan_rank *rank,
 			    struct user_struct *user);
 void mpichan_pcache_close(struct mpichan_rank *rank);
@@ -46,8 +49,21 @@ mpichan_pcache_pin(struct mpichan_rank *rank, unsigned long start,
 	return NULL;
 }
 
+static inline void mpichan_pcache_get(struct mpichan_pcache_entry *e)
+{
+}
+
 static inline void mpichan_pcache_put(struct mpichan_pcache_entry *e)
 {
+}
+
+static inline void mpichan_pcache_put_async(struct mpichan_pcache_entry *e)
+{
+}
+
+static inline bool mpichan_pcache_cached(const struct mpichan_pcache_entry *e)
+{
+	return false;
 }
 
 static inline bool mpichan_pcache_reclaim(struct mpichan_rank *rank,

@@ -40,7 +40,7 @@ TEST_F(dbg, stats_format)
 	static const char *const names[] = {
 		"jobs", "ranks", "ring_pages", "ring_bytes", "pinned_pages",
 		"cache_entries", "cache_pages", "cache_hits", "cache_misses",
-		"cache_invalidated", "cache_evicted",
+		"cache_invalidated", "cache_evicted", "window_maps", "window_hits",
 	};
 	char buf[1024], *line, *save = NULL;
 	size_t i = 0;

@@ -36,7 +36,12 @@ static inline long xf_param(const char *name)
 
 	snprintf(path, sizeof(path), XF_PARAMS "%s", name);
 	ret = mc_read_file(path, buf, sizeof(buf));
-	return ret < 0 ? ret : strtol(buf, NULL, 10);
+	if (ret < 0)
+		return ret;
+	/* A bool reads Y or N. */
+	if (buf[0] == 'Y' || buf[0] == 'N')
+		return buf[0] == 'Y';
+	return strtol(buf, NULL, 10);
 }
 
 static inline int xf_set_param(const char *name, long v)

@@ -233,7 +233,9 @@ enum {
  * The receive window: a rank may mmap() up to MPICHAN_WINDOW_MAX_BYTES
  * of its fd at offset MPICHAN_WINDOW_OFFSET, read-only (PROT_WRITE:
  * -EACCES, PROT_EXEC: -EPERM), once (-EBUSY).  The window cannot be split, moved or
- * inherited; outside a mapped receive, touching it raises SIGBUS.
+ * inherited.  Outside a mapped receive, touching it raises SIGBUS, except
+ * where MPICHAN_FEAT_WINDOW_CACHE keeps a send's pages mapped after
+ * UNMAP (see MPICHAN_IOC_UNMAP).
  */
 #define MPICHAN_WINDOW_OFFSET		(1ULL << 40)
 #define MPICHAN_WINDOW_MAX_BYTES	(1ULL << 30)
@@ -321,6 +323,15 @@ struct mpichan_recv {
 /*
  * MPICHAN_IOC_UNMAP: the caller is done with a MAPPED receive: tear the
  * window down, then complete the send.  -ENOENT: not the mapped receive.
+ *
+ * With MPICHAN_FEAT_WINDOW_CACHE (module parameter window_cache), a
+ * send whose buffer is still in the sender's pin cache is not torn
+ * down: its pages stay mapped read-only at the start of the window, and
+ * pinned, so that the next mapped receive of the same buffer maps
+ * nothing.  The caller may then read them as the sender writes them;
+ * nothing else of the sender is mapped.  They go at the next mapped
+ * receive of other pages, munmap() of the window, or when the rank
+ * leaves.
  */
 struct mpichan_unmap {
 	__u64 handle;		/* in: from the MAPPED receive */
@@ -344,6 +355,7 @@ struct mpichan_cancel {
 #define MPICHAN_FEAT_WINDOW	(1ULL << 1)	/* RECV_MAP, UNMAP, the window */
 #define MPICHAN_FEAT_MULTI	(1ULL << 2)	/* MPICHAN_SEND_MULTI */
 #define MPICHAN_FEAT_COLL	(1ULL << 3)	/* off.coll, the collective area */
+#define MPICHAN_FEAT_WINDOW_CACHE (1ULL << 4)	/* UNMAP may leave pages mapped */
 
 /* MPICHAN_IOC_VERSION: what the loaded module speaks. */
 struct mpichan_version {
