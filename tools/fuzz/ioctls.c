@@ -84,8 +84,9 @@ void do_version(struct thr *t)
 	put_slot(t, &s);
 	if (!fz_result(OP_VERSION, err, (const int[]){ 0 }, "VERSION") && !err &&
 	    (v.abi_version != MPICHAN_ABI_VERSION || v.max_ranks != 1024 ||
-	     v.features != (MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
-			    MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL)))
+	     (v.features & ~MPICHAN_FEAT_WINDOW_CACHE) !=
+		(MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
+		 MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL)))
 		fz_fail("VERSION: abi %u max_ranks %u features %llx", v.abi_version,
 			v.max_ranks, (unsigned long long)v.features);
 }
