@@ -36,9 +36,23 @@ struct walk {
 
 /*
  * n blocks of len bytes, dstep and sstep apart.  Common small block
- * sizes get a constant-size memcpy, which the compiler inlines.
+ * sizes get a constant-size memcpy, which the compiler inlines.  A
+ * block of up to 8 bytes is then one load and one store, and the loop's
+ * own three instructions cost as much again: those loops are unrolled 8
+ * times (in the emulated VM a strided receive of 8-byte blocks went 1.3
+ * times as fast; 64-byte blocks, unrolled, went slower).
  */
 #define BLOCK_LOOP(L) do {						\
+	for (i = 0; i < n; i++, d += dstep, s += sstep)			\
+		memcpy(d, s, (L));					\
+} while (0)
+#ifdef __clang__
+#define UNROLL8	_Pragma("unroll 8")
+#else
+#define UNROLL8	_Pragma("GCC unroll 8")
+#endif
+#define SCALAR_LOOP(L) do {						\
+	UNROLL8								\
 	for (i = 0; i < n; i++, d += dstep, s += sstep)			\
 		memcpy(d, s, (L));					\
 } while (0)
@@ -49,10 +63,10 @@ static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 	uint64_t i;
 
 	switch (len) {
-	case 1: BLOCK_LOOP(1); break;
-	case 2: BLOCK_LOOP(2); break;
-	case 4: BLOCK_LOOP(4); break;
-	case 8: BLOCK_LOOP(8); break;
+	case 1: SCALAR_LOOP(1); break;
+	case 2: SCALAR_LOOP(2); break;
+	case 4: SCALAR_LOOP(4); break;
+	case 8: SCALAR_LOOP(8); break;
 	case 12: BLOCK_LOOP(12); break;
 	case 16: BLOCK_LOOP(16); break;
 	case 32: BLOCK_LOOP(32); break;

@@ -4,9 +4,10 @@
  * strided send (libmsg/src/rndv_span.c) copies 4 MiB of data in blocks
  * of B bytes, one every 2B, from the sender's layout into its own: here
  * one process does that copy the way libmsg's block loop does (a memcpy
- * per block, of constant size for 8-byte blocks, in 4 KiB pieces for
- * blocks over 4 KiB: glibc's `rep movsb` for large copies is slow under
- * QEMU TCG), against one memcpy of the 4 MiB in 1 MiB pieces, as the
+ * per block, of constant size for 8-byte blocks in a loop unrolled 8
+ * times, in 4 KiB pieces for blocks over 4 KiB: glibc's `rep movsb` for
+ * large copies is slow under QEMU TCG), against one memcpy of the 4 MiB
+ * in 1 MiB pieces, as the
  * receive window's copy.  Best of 9, GB/s (10^9 bytes).
  *
  *   stride-copy
@@ -34,6 +35,7 @@ static void blocks(unsigned char *d, const unsigned char *s, size_t len,
 	size_t i, off;
 
 	if (len == 8) {
+#pragma GCC unroll 8
 		for (i = 0; i < n; i++, d += 16, s += 16)
 			memcpy(d, s, 8);
 		return;
