@@ -600,19 +600,24 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 	struct mpichan_job *job;
 	struct mpichan_xfer *x;
 	bool last;
+	u64 len;
 
 	if (IS_ERR(me))
 		return PTR_ERR(me);
 	if (um->flags || um->pad)
 		return -EINVAL;
 	job = me->job;
+	/* No other mapped receive of the rank until the window is done. */
+	mutex_lock(&me->win_lock);
 	mutex_lock(&job->xfer_lock);
 	x = me->mapped;
 	if (!x || x->id != um->handle) {
 		mutex_unlock(&job->xfer_lock);
+		mutex_unlock(&me->win_lock);
 		return -ENOENT;
 	}
 	me->mapped = NULL;
+	len = me->mapped_len;
 	mutex_unlock(&job->xfer_lock);
 
 	/*
@@ -620,12 +625,11 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 	 * unless the buffer stays pinned in the sender's cache: then the
 	 * pages may stay mapped for its next send (window.c).
 	 */
-	mutex_lock(&me->win_lock);
 	mpichan_window_done(me, true);
 	mutex_unlock(&me->win_lock);
-	atomic64_add(me->mapped_len, &me->moved);
+	atomic64_add(len, &me->moved);
 	mutex_lock(&job->xfer_lock);
-	last = xfer_send_done(job, x, me->mapped_len, me->index);
+	last = xfer_send_done(job, x, len, me->index);
 	mutex_unlock(&job->xfer_lock);
 	if (last)
 		xfer_free(job, x);
