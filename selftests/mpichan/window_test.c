@@ -5,6 +5,9 @@
  * the partial first and last pages, maps the whole pages in between,
  * and UNMAP tears the window down before the send completes.
  */
+#include <pthread.h>
+#include <time.h>
+
 #include "kselftest_harness.h"
 #include "xfer_helpers.h"
 
@@ -522,6 +525,87 @@ TEST_F(win, window_unmapped_while_mapped)
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	xf_free(sb, len);
 	xf_free(rb, len);
+}
+
+/*
+ * Two threads of one rank receive at once, each from its own sender,
+ * with MPICHAN_RECV_MAP: one maps while the other copies, and each
+ * UNMAP must leave the other's mapping alone (a zap of it would raise
+ * SIGBUS in the reader and fail the case).
+ */
+struct mt_arg {
+	FIXTURE_DATA(win) *self;
+	int sender;			/* rank 1 or 2; its tag too */
+	long mapped, copied, bad;	/* results, read after join */
+};
+
+static void *mt_thread(void *p)
+{
+	struct mt_arg *a = p;
+	FIXTURE_DATA(win) *self = a->self;
+	const struct mpichan_ep *s = &self->x.e[a->sender];
+	size_t len = 8 * XF_PAGE;
+	unsigned char *sb = xf_alloc(len), *rb = xf_alloc(len);
+	struct timespec t0, t;
+	struct mpichan_send snd;
+	struct mpichan_recv r;
+	struct mpichan_cqe c;
+	unsigned int i;
+
+	if (!sb || !rb) {
+		a->bad++;
+		return NULL;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0;; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec >= 2 || i == 20000)
+			break;
+		mc_fill(sb, i * 2 + a->sender, len);
+		if (xf_send(s, sb, len, 0, 0, a->sender, 0, &snd) ||
+		    xf_recv(&self->x.e[0], rb, len, a->sender, 0, a->sender,
+			    MPICHAN_RECV_MAP | MPICHAN_RECV_HANDLE, snd.handle,
+			    0, &r)) {
+			a->bad++;
+			break;
+		}
+		if (r.status == MPICHAN_XFER_MAPPED) {
+			memcpy(rb + r.map_off, self->win, r.map_len);
+			if (xf_unmap(self->x.e[0].fd, r.handle))
+				a->bad++;
+			a->mapped++;
+		} else {
+			a->copied++;
+		}
+		if (!mc_check(rb, i * 2 + a->sender, len))
+			a->bad++;
+		while (xf_cq_pop(s, &c) != 1)
+			;
+	}
+	xf_free(sb, len);
+	xf_free(rb, len);
+	return NULL;
+}
+
+TEST_F(win, two_threads_map_at_once)
+{
+	struct mt_arg a[2] = { { self, 1, 0, 0, 0 }, { self, 2, 0, 0, 0 } };
+	pthread_t t[2];
+	int i;
+
+	XF_BODY();
+	ASSERT_NE(MAP_FAILED, open_window(_metadata, self));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, mt_thread, &a[i]));
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, a[i].bad);
+		EXPECT_LT(0, a[i].mapped);
+	}
+	TH_LOG("mapped %ld + %ld, copied %ld + %ld", a[0].mapped, a[1].mapped,
+	       a[0].copied, a[1].copied);
+	EXPECT_EQ(0, mc_stat("pinned_pages"));
 }
 
 /* A rank that closes with a send mapped: the sender's send completes. */
