@@ -151,7 +151,7 @@ static int window_set_pte(pte_t *pte, unsigned long addr, void *data)
  * Forget what the window maps: its pages [0, win_mapped) are zapped if
  * there is a window (a new one has nothing of ours: the old one's close
  * took its entry).  Returns the cache entry to put once no lock is
- * held.  win_lock and the mmap lock held.
+ * held.  win_lock held, and the mmap lock when vma is a window.
  */
 static struct mpichan_pcache_entry *
 window_forget(struct mpichan_rank *rank, struct vm_area_struct *vma)
@@ -280,9 +280,7 @@ void mpichan_window_release(struct mpichan_rank *rank)
 	struct mpichan_pcache_entry *e;
 
 	mutex_lock(&rank->win_lock);
-	e = xchg(&rank->win_entry, NULL);
-	rank->win_mapped = 0;
-	rank->win_first = NULL;
+	e = window_forget(rank, NULL);
 	mutex_unlock(&rank->win_lock);
 	window_put(e);
 }
