@@ -42,20 +42,18 @@ struct walk {
  * times (in the emulated VM a strided receive of 8-byte blocks went 1.3
  * times as fast; 64-byte blocks, unrolled, went slower).
  */
-#define BLOCK_LOOP(L) do {						\
-	for (i = 0; i < n; i++, d += dstep, s += sstep)			\
-		memcpy(d, s, (L));					\
-} while (0)
 #ifdef __clang__
 #define UNROLL8	_Pragma("unroll 8")
 #else
 #define UNROLL8	_Pragma("GCC unroll 8")
 #endif
-#define SCALAR_LOOP(L) do {						\
-	UNROLL8								\
+#define BLOCKS(UNROLL, L) do {						\
+	UNROLL								\
 	for (i = 0; i < n; i++, d += dstep, s += sstep)			\
 		memcpy(d, s, (L));					\
 } while (0)
+#define BLOCK_LOOP(L)	BLOCKS(, L)
+#define SCALAR_LOOP(L)	BLOCKS(UNROLL8, L)
 
 static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 		   int64_t sstep, uint64_t len, uint64_t n)
