@@ -39,7 +39,7 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
-#include "../../libmsg/src/shm_job.h"
+#include "../../libmsg/src/transport/shm_job.h"
 
 #define KILL_GRACE_MS	3000
 /*
