@@ -45,7 +45,7 @@
  *                   receive fails with an error class and the job goes
  *                   on ("badspan: case 31 refused"))
  */
-#include "lm.h"
+#include "p2p/p2p.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 struct lm_user_err {
 	int cls;		/* its class: itself for a class */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Error classes, their strings, and error handlers on communicators
- * and sessions (a user's handler is made for one kind or the other).
+ * Error classes, their strings, and error handlers (a user's handler is
+ * made for communicators or for sessions; raising an error on one of
+ * those is comm/comm_errh.c's).
  * Predefined error codes are the classes themselves (codes a program
  * adds, errcodes.c, each have a class); the detail of the last error
  * raised (which call, which argument) is kept and shown by
@@ -20,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 struct libmsg_errhandler libmsg_errors_are_fatal = {
 	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_FATAL
@@ -130,8 +131,8 @@ void lm_fatal(const char *fmt, ...)
  * user's handler is called with the object (*comm or *session, by the
  * kind it was made for), a fatal one ends the process with the detail.
  */
-static int raise_on(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
-		    const char *fn, int code, const char *fmt, va_list ap)
+int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
+		  const char *fn, int code, const char *fmt, va_list ap)
 {
 	char msg[160];
 
@@ -156,43 +157,6 @@ static int raise_on(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
 		 "unknown error class");
 }
 
-int lm_error(struct libmsg_comm *comm, const char *fn, int code,
-	     const char *fmt, ...)
-{
-	MPI_Errhandler h = MPI_ERRORS_ARE_FATAL;
-	va_list ap;
-	int ret;
-
-	if (!comm || comm->magic != LM_MAGIC_COMM)
-		comm = MPI_COMM_WORLD;
-	if (comm->magic == LM_MAGIC_COMM && comm->errh)
-		h = comm->errh;
-	va_start(ap, fmt);
-	ret = raise_on(h, comm, MPI_SESSION_NULL, fn, code, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int lm_session_error(struct libmsg_session *s, const char *fn, int code,
-		     const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	if (s && s->magic == LM_MAGIC_SESSION) {
-		ret = raise_on(s->errh, MPI_COMM_NULL, s, fn, code, fmt, ap);
-	} else {
-		/* No session to say how: as a call without an object. */
-		MPI_Comm w = MPI_COMM_WORLD;
-
-		ret = raise_on(w->magic == LM_MAGIC_COMM ? w->errh : NULL, w,
-			       MPI_SESSION_NULL, fn, code, fmt, ap);
-	}
-	va_end(ap);
-	return ret;
-}
-
 int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
 		  const char *fmt, ...)
 {
@@ -200,7 +164,8 @@ int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
 	int ret;
 
 	va_start(ap, fmt);
-	ret = raise_on(h, MPI_COMM_NULL, MPI_SESSION_NULL, fn, code, fmt, ap);
+	ret = lm_errh_raise(h, MPI_COMM_NULL, MPI_SESSION_NULL, fn, code, fmt,
+			    ap);
 	va_end(ap);
 	return ret;
 }
@@ -329,51 +294,6 @@ int MPI_Session_create_errhandler(
 			(void (*)(void))session_errhandler_fn, errhandler);
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
-{
-	LM_GUARD();
-	static const char fn[] = "MPI_Comm_call_errhandler";
-	int err = lm_check_comm(comm, fn);
-
-	if (err)
-		return err;
-	/* The handler's own verdict: MPI_SUCCESS once it returns. */
-	lm_error(comm, fn, errorcode, "raised by the program");
-	return MPI_SUCCESS;
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-	LM_GUARD();
-	int err = lm_check_comm(comm, "MPI_Comm_set_errhandler");
-	const char *why;
-
-	if (err)
-		return err;
-	why = lm_errh_misfit(errhandler, 0);
-	if (why)
-		return lm_error(comm, "MPI_Comm_set_errhandler", MPI_ERR_ARG,
-				"%s", why);
-	lm_errh_set(&comm->errh, errhandler);
-	return MPI_SUCCESS;
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-	LM_GUARD();
-	int err = lm_check_comm(comm, "MPI_Comm_get_errhandler");
-
-	if (err)
-		return err;
-	if (!errhandler)
-		return lm_error(comm, "MPI_Comm_get_errhandler", MPI_ERR_ARG,
-				"errhandler is NULL");
-	/* A new reference: the caller frees it (MPI_Errhandler_free). */
-	lm_errh_hold(comm->errh);
-	*errhandler = comm->errh;
-	return MPI_SUCCESS;
-}
-
 int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
 	LM_GUARD();
@@ -384,4 +304,14 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 	lm_errh_put(*errhandler);
 	*errhandler = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
+}
+
+int lm_check_init(const char *fn)
+{
+	if (lm.initialized && !lm.finalized)
+		return MPI_SUCCESS;
+	fprintf(stderr, "libmsg: %s called %s\n", fn,
+		lm.finalized ? "after MPI was finalized" :
+		"before MPI_Init or MPI_Session_init");
+	_exit(1);
 }

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 struct lm_info_entry {
 	char *key;

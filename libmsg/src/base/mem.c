@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 #define LM_MEM_LINE	64
 

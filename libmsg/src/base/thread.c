@@ -78,7 +78,7 @@
 #include <unistd.h>
 #include <urcu/urcu-memb.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 #define LM_MT_NAP_NS	2000000		/* 2 ms */
 

@@ -2,7 +2,7 @@
 /*
  * MPI_THREAD_MULTIPLE (thread.c): the library lock, taken by the first
  * line of every call (LM_GUARD), and the read-side sections of the
- * queries that do without it (LM_QUERY).  Included by lm.h after the
+ * queries that do without it (LM_QUERY).  Included by base.h after the
  * global state, which the inline paths read.
  */
 #ifndef LM_THREAD_H

@@ -12,14 +12,18 @@
  * engine advances schedules, so a nonblocking collective completes
  * under MPI_Test alone; a blocking one is the same schedule waited for.
  *
- * An algorithm is a function that appends rounds to a schedule; the
- * selection table in coll_select.c picks one per call by collective,
- * message size and communicator size (or MPICHAN_COLL_<NAME>).
+ * An algorithm is a function that appends rounds to a schedule (one
+ * file per family in algo/, declared in algo/algo.h); the selection
+ * table in coll_select.c picks one per call by collective, message
+ * size and communicator size (or MPICHAN_COLL_<NAME>).
+ *
+ * The layers below reach this one only through the upcalls of base.h,
+ * which coll_sched.c fills in.
  */
 #ifndef LIBMSG_COLL_H
 #define LIBMSG_COLL_H
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 enum { LM_STEP_SEND, LM_STEP_RECV, LM_STEP_COPY, LM_STEP_REDUCE,
        LM_STEP_CALL };
@@ -138,6 +142,8 @@ void lm_sched_start(struct lm_sched *s, struct libmsg_request *req);
 void lm_sched_step_done(struct libmsg_request *req);
 /* Run schedules whose round completed: non-zero if any ran. */
 int lm_coll_progress(void);
+/* Is a round waiting to be started by lm_coll_progress()? */
+int lm_coll_ready(void);
 /* fn for each schedule started and not over (report.c). */
 void lm_coll_each_live(void (*fn)(const struct libmsg_comm *comm, int round,
 				  int rounds, int outstanding, void *arg),
@@ -185,6 +191,9 @@ int lm_area_usable(const struct libmsg_comm *c, const struct lm_coll_args *a,
 		   uint64_t bytes);
 /* Complete the collectives whose generation moved: non-zero if any. */
 int lm_area_poll(void);
+/* The upcalls (base.h): a collective in the area completed, keep a ctx. */
+int lm_area_ready(void);
+int lm_area_keep_ctx(const struct libmsg_comm *c);
 
 /* ---- coll_dt.c: datatypes in collectives ---------------------------------- */
 
@@ -238,86 +247,13 @@ int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 void lm_coll_unpack_run(struct lm_sched *s);
 void lm_coll_unpack_drop(struct lm_sched *s);
 
-/* ---- coll_allreduce.c: shared by the reductions ------------------------- */
+/* ---- coll_persist.c: persistent collectives ---------------------------- */
 
-int lm_fold_in(struct lm_sched *s, void *acc, void *tmp, int count);
-int lm_fold_out(struct lm_sched *s, void *acc, int count);
-int lm_fold_real(const struct lm_sched *s, int v);
-void lm_block(int count, int n, int i, int *first, int *len);
-
-/* ---- Helpers ---------------------------------------------------------- */
-
-static inline int lm_is_pof2(int n)
-{
-	return n > 0 && !(n & (n - 1));
-}
-
-/* Largest power of two <= n (n >= 1). */
-static inline int lm_pof2_floor(int n)
-{
-	int p = 1;
-
-	while (p * 2 <= n)
-		p *= 2;
-	return p;
-}
-
-/* ---- Algorithms, one file per collective family -------------------------- */
-
-#define LM_ALGO(name) int name(struct lm_sched *s, const struct lm_coll_args *a)
-
-/* coll_area.c */
-LM_ALGO(lm_barrier_area);
-LM_ALGO(lm_bcast_area);
-LM_ALGO(lm_reduce_area);
-LM_ALGO(lm_allreduce_area);
-/* coll_barrier.c */
-LM_ALGO(lm_barrier_dissemination);
-LM_ALGO(lm_barrier_recursive_doubling);
-/* coll_bcast.c */
-LM_ALGO(lm_bcast_binomial);
-LM_ALGO(lm_bcast_knomial);
-LM_ALGO(lm_bcast_scatter_allgather);
-LM_ALGO(lm_bcast_linear);
-LM_ALGO(lm_bcast_direct);
-/* coll_reduce.c */
-LM_ALGO(lm_reduce_binomial);
-LM_ALGO(lm_reduce_rabenseifner);
-LM_ALGO(lm_reduce_linear);
-/* coll_allreduce.c */
-LM_ALGO(lm_allreduce_recursive_doubling);
-LM_ALGO(lm_allreduce_rabenseifner);
-LM_ALGO(lm_allreduce_ring);
-LM_ALGO(lm_allreduce_reduce_bcast);
-/* coll_gather.c */
-LM_ALGO(lm_gather_binomial);
-LM_ALGO(lm_gather_linear);
-LM_ALGO(lm_gatherv_linear);
-LM_ALGO(lm_scatter_binomial);
-LM_ALGO(lm_scatter_linear);
-LM_ALGO(lm_scatterv_linear);
-/* coll_allgather.c */
-LM_ALGO(lm_allgather_recursive_doubling);
-LM_ALGO(lm_allgather_bruck);
-LM_ALGO(lm_allgather_ring);
-LM_ALGO(lm_allgatherv_ring);
-LM_ALGO(lm_allgatherv_linear);
-/* coll_alltoall.c */
-LM_ALGO(lm_alltoall_bruck);
-LM_ALGO(lm_alltoall_pairwise);
-LM_ALGO(lm_alltoall_linear);
-LM_ALGO(lm_alltoallv_pairwise);
-LM_ALGO(lm_alltoallv_linear);
-/* coll_reduce_scatter.c */
-LM_ALGO(lm_reduce_scatter_halving);
-LM_ALGO(lm_reduce_scatter_pairwise);
-LM_ALGO(lm_reduce_scatter_reduce_scatterv);
-/* coll_scan.c */
-LM_ALGO(lm_scan_recursive_doubling);
-LM_ALGO(lm_scan_linear);
-LM_ALGO(lm_exscan_recursive_doubling);
-LM_ALGO(lm_exscan_linear);
-/* coll_neighbor.c */
-LM_ALGO(lm_neighbor_exchange);
+/* MPI_Start is running a persistent collective: its request, for
+ * lm_coll_run() to run the schedule under. */
+extern __thread struct libmsg_request *lm_pcoll_into
+	__attribute__((tls_model("initial-exec")));
+int lm_pcoll_start(struct libmsg_request *req);
+void lm_pcoll_free(struct lm_pcoll *pc);
 
 #endif /* LIBMSG_COLL_H */

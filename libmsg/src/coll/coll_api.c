@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "coll/coll.h"
 
 int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 		  int nonblocking)
@@ -135,7 +135,6 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		return MPI_ERR_NO_MEM;				\
 } while (0)
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /* After the schedule exists, an error lets it go first. */
 static int sched_error(struct lm_sched *s, const char *fn, int err,

@@ -11,9 +11,8 @@
 
 #include <string.h>
 
-#include "coll.h"
+#include "coll/coll.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 #define NEW_SCHED(s, fn, comm) do {				\
 	(s) = lm_coll_sched(fn, comm);				\
 	if (!(s))						\

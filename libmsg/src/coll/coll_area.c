@@ -38,7 +38,7 @@
 
 #include <string.h>
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
 #define LM_AREA_CHANNELS	32
 #define LM_AREA_SLOT		(MPICHAN_COLL_BYTES / LM_AREA_CHANNELS)

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-#include "coll.h"
+#include "coll/coll.h"
 
 /* Data to put into the user's buffer when the schedule ends well. */
 struct lm_coll_unpack {

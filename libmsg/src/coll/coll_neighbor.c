@@ -16,10 +16,9 @@
 
 #include <string.h>
 
-#include "coll.h"
-#include "topo.h"
+#include "coll/algo/algo.h"
+#include "comm/topo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /* One round: every receive from a source, then every send. */
 int lm_neighbor_exchange(struct lm_sched *s, const struct lm_coll_args *a)

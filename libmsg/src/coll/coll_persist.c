@@ -20,7 +20,7 @@
 
 #include <stdlib.h>
 
-#include "coll.h"
+#include "coll/coll.h"
 
 enum lm_pc {
 	PC_BARRIER, PC_BCAST, PC_GATHER, PC_GATHERV, PC_SCATTER, PC_SCATTERV,

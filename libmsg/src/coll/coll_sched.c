@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "coll/coll.h"
 
 static CDS_LIST_HEAD(ready);
 /* Schedules started and not over (what a blocked rank reports). */
@@ -443,3 +443,15 @@ void lm_coll_each_live(void (*fn)(const struct libmsg_comm *comm, int round,
 		fn(s->comm, s->cur, s->nrounds, s->outstanding, arg);
 	}
 }
+
+/* How the layers below reach this one (base.h). */
+const struct lm_upcalls lm_up = {
+	.coll_progress = lm_coll_progress,
+	.coll_ready = lm_coll_ready,
+	.coll_each_live = lm_coll_each_live,
+	.sched_step_done = lm_sched_step_done,
+	.pcoll_start = lm_pcoll_start,
+	.pcoll_free = lm_pcoll_free,
+	.area_ready = lm_area_ready,
+	.area_keep_ctx = lm_area_keep_ctx,
+};

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
 /* Can this algorithm run this call? */
 typedef int (*lm_usable_fn)(const struct libmsg_comm *c,

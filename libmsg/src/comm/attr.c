@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "comm/comm.h"
 
 /* User keyvals are LM_KEYVAL_BASE + index into keyvals[]. */
 #define LM_KEYVAL_BASE	0x100

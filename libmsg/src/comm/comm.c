@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
 
@@ -236,7 +236,7 @@ static void comm_release(struct libmsg_comm *c)
 	cds_list_del(&c->link);
 	drop_unexpected(c->p2p);
 	drop_unexpected(c->coll);
-	if (!lm_area_keep_ctx(c))
+	if (!lm_up.area_keep_ctx(c))
 		lm_ctx_release(c->ctx);
 	lm_comm_discard(c);
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 static int check_out(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 {

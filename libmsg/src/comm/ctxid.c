@@ -36,7 +36,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "lm.h"
+#include "comm/comm.h"
 
 #define CTX_SLOTS	(LM_CTX_LIMIT / 2)
 #define CTX_WORDS	(CTX_SLOTS / 32)

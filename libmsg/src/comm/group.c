@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "comm/comm.h"
 
 struct libmsg_group libmsg_group_empty = {
 	.magic = LM_MAGIC_GROUP, .size = 0, .rank = MPI_UNDEFINED, .world = NULL,

@@ -13,7 +13,7 @@
  *   - MPI_Comm_get_parent is MPI_COMM_NULL: nothing was spawned.
  */
 
-#include "lm.h"
+#include "comm/comm.h"
 
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag,

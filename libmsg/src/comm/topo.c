@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo.h"
+#include "comm/topo.h"
 
 static int topo_keyval = MPI_KEYVAL_INVALID;
 static CDS_LIST_HEAD(live_topos);

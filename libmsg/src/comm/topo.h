@@ -7,7 +7,7 @@
 #ifndef LIBMSG_TOPO_H
 #define LIBMSG_TOPO_H
 
-#include "lm.h"
+#include "comm/comm.h"
 
 struct lm_topo {
 	int kind;		/* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */

@@ -19,7 +19,7 @@
 
 #include <stdlib.h>
 
-#include "lm.h"
+#include "comm/comm.h"
 
 #define MAX_DIVISORS	1600	/* more than any int has */
 #define MAX_PRIMES	10	/* distinct prime factors of an int */

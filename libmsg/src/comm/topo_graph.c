@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo.h"
+#include "comm/topo.h"
 
 int libmsg_unweighted[1], libmsg_weights_empty[1];
 

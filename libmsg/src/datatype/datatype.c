@@ -5,7 +5,7 @@
  * counts of a status).  Constructors: dtype_build.c; packing: pack.c.
  *
  * A predefined type is one contiguous block (extent == size).  A
- * derived type carries its layout (lm.h): how its bytes map to the
+ * derived type carries its layout (datatype.h): how its bytes map to the
  * user's buffer, built once by its constructor and shared, never copied,
  * by the types built on it.  A type lives while its handle or an
  * operation in flight holds it (MPI_Type_free of a type a pending
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 #define DT(id, idx, type, mpiname)					\
 	struct libmsg_datatype libmsg_dt_##id = {			\

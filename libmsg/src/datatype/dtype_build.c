@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype_layout.h"
+#include "datatype/dtype_layout.h"
 
 /* ---- Argument checks ---------------------------------------------------------- */
 
@@ -60,7 +60,6 @@ static int check_array(const char *fn, int count, const void *p,
 	return MPI_SUCCESS;
 }
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /* ---- Contiguous, vector, hvector ----------------------------------------- */
 

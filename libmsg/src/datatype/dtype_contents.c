@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 struct lm_contents {
 	int combiner;
@@ -24,7 +24,7 @@ struct lm_contents {
 	int *ints;
 };
 
-/* Derived types live in a box (lm.h); the record is kept there. */
+/* Derived types live in a box (datatype.h); the record is kept there. */
 static struct lm_contents **slot(MPI_Datatype dt)
 {
 	return &caa_container_of(dt, struct lm_dt_box, dt)->contents;

@@ -16,7 +16,7 @@
 
 #include <stdlib.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 /* The runs of indices of one dimension a process owns. */
 struct runs {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Building a derived type's layout (lm.h): the blocks in typemap
+ * Building a derived type's layout (datatype.h): the blocks in typemap
  * order, as segments, and its bounds, from copies of old types placed
  * by a constructor (dtype_build.c; dtype_darray.c builds on those).
  *
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dtype_layout.h"
+#include "datatype/dtype_layout.h"
 
 /* A sub-layout of at most this many segments is copied, not referenced. */
 #define LM_EXPAND_MAX 16

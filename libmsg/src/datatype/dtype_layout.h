@@ -10,7 +10,7 @@
 #ifndef LIBMSG_DTYPE_LAYOUT_H
 #define LIBMSG_DTYPE_LAYOUT_H
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 struct lm_dt_builder {
 	struct lm_seg *segs;

@@ -13,7 +13,7 @@
 
 #include <float.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 struct kind {
 	int size;		/* bytes */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 /* Steps a layout walk may take before the type counts as irregular. */
 #define TILE_STEPS	256

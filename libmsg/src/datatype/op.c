@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 #define PREDEFINED(lname, ID)						\
 	struct libmsg_op libmsg_op_##lname = {				\

@@ -2,7 +2,7 @@
 /*
  * Packing: moving the data of count elements of a datatype between the
  * user's buffer (laid out as the type says) and a contiguous packed
- * form (the message), by walking the type's layout (lm.h) once per
+ * form (the message), by walking the type's layout (datatype.h) once per
  * element.  Also the typed copy (same layout on both sides), counting
  * basic elements of a partial message, and MPI_Pack, MPI_Unpack,
  * MPI_Pack_size.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "datatype/datatype.h"
 
 enum { LM_PACK, LM_UNPACK, LM_COPY };
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 struct chunk {
 	struct cds_list_head link;	/* by offset */

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <urcu/wfcqueue.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 struct lm_greq {
 	MPI_Grequest_query_function *query;

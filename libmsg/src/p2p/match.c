@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 /* Context ids a peer may name; the queues table grows up to this. */
 #define LM_MAX_CTX	(1U << 16)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 int lm_bsend_start(struct libmsg_request *req, const char *fn);
 
@@ -393,7 +393,7 @@ static int start_one(MPI_Request r, const char *fn)
 	r->status.libmsg_cancelled = 0;
 	r->status.MPI_ERROR = MPI_SUCCESS;
 	if (r->kind == LM_REQ_COLL)
-		return lm_pcoll_start(r);
+		return lm_up.pcoll_start(r);
 	if (r->part && r->kind == LM_REQ_SEND)
 		return lm_part_start(r, fn);
 	if (r->kind == LM_REQ_RECV) {
@@ -473,7 +473,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
 /*
  * MPI_Isendrecv (MPI-4.0): a receive the user holds and a send the
- * library holds, tied (lm.h, request.c): the request completes when
+ * library holds, tied (request.h, request.c): the request completes when
  * both have, with the receive's status (and the send's error if only
  * it failed).  rep: MPI_Isendrecv_replace's, recvbuf its rep->tmp.
  */

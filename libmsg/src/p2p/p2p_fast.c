@@ -19,7 +19,7 @@
  * the call, so falling back is always safe.
  */
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax()	__builtin_ia32_pause()
@@ -51,7 +51,7 @@ static inline int fast_comm(MPI_Comm comm)
 static inline int quiet(void)
 {
 	return !lm.npending && cds_list_empty(&lm.inflight) && !lm.cq_wait &&
-		!lm_coll_ready() &&
+		!lm_up.coll_ready() &&
 		__atomic_load_n(&lm.job.hdr->dead_count, __ATOMIC_ACQUIRE) ==
 		lm.job.dead_seen;
 }

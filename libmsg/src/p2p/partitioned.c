@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 void lm_part_free(struct lm_part *p)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 struct libmsg_message libmsg_message_no_proc = { .magic = LM_MAGIC_MSG };
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "p2p/p2p.h"
 
 /* A protocol message waiting for ring space. */
 struct lm_ctl_out {
@@ -552,7 +552,7 @@ int lm_progress(void)
 		did = 1;
 	}
 	/* Last: rounds completed by anything above start their successors. */
-	did |= lm_coll_progress();
+	did |= lm_up.coll_progress();
 	if (did && lm.thread_level == MPI_THREAD_MULTIPLE)
 		lm_mt_kick();
 	return did;

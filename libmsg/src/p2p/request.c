@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll.h"
+#include "p2p/p2p.h"
 
 static void status_empty(MPI_Status *st)
 {
@@ -91,7 +91,7 @@ void lm_req_release(struct libmsg_request *req)
 	lm_req_replace_drop(req);
 	req->magic = 0;
 	free(req->greq);
-	lm_pcoll_free(req->pcoll);
+	lm_up.pcoll_free(req->pcoll);
 	lm_part_free(req->part);
 	free(req);
 }
@@ -157,7 +157,7 @@ void lm_req_complete(struct libmsg_request *req)
 	if (!req->persistent)
 		put_dt(req);
 	if (req->sched) {
-		lm_sched_step_done(req);
+		lm_up.sched_step_done(req);
 	} else if (req->internal) {
 		lm_bsend_release(req);
 		lm_req_release(req);

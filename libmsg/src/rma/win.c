@@ -10,7 +10,7 @@
  * go on with garbage.
  */
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 #define NO_RMA "one-sided communication is not supported by libmsg"
 

@@ -17,7 +17,7 @@
  * job's size.
  */
 
-#include "lm.h"
+#include "runtime/runtime.h"
 
 static const char why[] =
 	"dynamic processes are not supported: the job is the processes mpiexec started";

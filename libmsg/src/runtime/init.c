@@ -35,27 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "coll.h"
+#include "runtime/runtime.h"
 
 struct lm_state lm;
-
-uint64_t lm_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-int lm_check_init(const char *fn)
-{
-	if (lm.initialized && !lm.finalized)
-		return MPI_SUCCESS;
-	fprintf(stderr, "libmsg: %s called %s\n", fn,
-		lm.finalized ? "after MPI was finalized" :
-		"before MPI_Init or MPI_Session_init");
-	_exit(1);
-}
 
 static uint64_t env_u64(const char *name, uint64_t def)
 {

@@ -8,7 +8,7 @@
  * (a program sets a type's bounds with MPI_Type_create_resized).
  */
 
-#include "lm.h"
+#include "runtime/runtime.h"
 
 int MPI_Address(void *location, MPI_Aint *address)
 {

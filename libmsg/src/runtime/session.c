@@ -31,7 +31,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lm.h"
+#include "runtime/runtime.h"
 
 enum { PSET_WORLD, PSET_SELF, NPSETS };
 

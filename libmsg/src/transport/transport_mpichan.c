@@ -25,7 +25,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 
-#include "lm.h"
+#include "base/base.h"
 
 int lm_transport_pick_device(void)
 {
@@ -187,7 +187,8 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 			timeout_ns = 10000000;
 	}
 	/* A collective in the area wakes only sleepers it sees: look there too. */
-	ret = mpichan_sleep_unless(&job->ep, timeout_ns, peer, lm_area_ready);
+	ret = mpichan_sleep_unless(&job->ep, timeout_ns, peer,
+				   lm_up.area_ready);
 	if (__atomic_load_n(&job->hdr->dead_count, __ATOMIC_ACQUIRE) !=
 	    job->dead_seen)
 		return -EPIPE;

@@ -20,8 +20,8 @@
 #include <sys/uio.h>
 #include <linux/futex.h>
 
-#include "lm.h"
-#include "shm_job.h"
+#include "base/base.h"
+#include "transport/shm_job.h"
 
 static int env_int(const char *name, long *v)
 {
@@ -106,7 +106,7 @@ static int shm_sleep(struct lm_job *job, int64_t timeout_ns)
 
 	flags = __atomic_or_fetch(&me->flags, MPICHAN_RANK_NEED_WAKEUP,
 				  __ATOMIC_SEQ_CST);
-	if (!mpichan_any_incoming(&job->ep) && !lm_area_ready() &&
+	if (!mpichan_any_incoming(&job->ep) && !lm_up.area_ready() &&
 	    __atomic_load_n(&job->hdr->dead_count, __ATOMIC_SEQ_CST) ==
 	    job->dead_seen) {
 		if (timeout_ns >= 0) {

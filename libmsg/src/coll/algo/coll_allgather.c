@@ -7,9 +7,8 @@
  * place, unless MPI_IN_PLACE put it there.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 static int own_block(struct lm_sched *s, const struct lm_coll_args *a,
 		     void *at, uint64_t bytes)

@@ -11,9 +11,8 @@
 
 #include <string.h>
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
  * This rank's number among the p survivors of the fold below (the

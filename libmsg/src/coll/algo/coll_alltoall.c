@@ -7,9 +7,8 @@
  * into a copy of the receive buffer by the API layer.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
  * Bruck (small blocks): ceil(log2 n) rounds.  Blocks are rotated so

@@ -5,9 +5,8 @@
  * entered.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
  * Dissemination (Hensgen, Finkel, Manber): in round k every rank

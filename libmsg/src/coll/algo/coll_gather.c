@@ -7,9 +7,8 @@
  * is a contiguous range, so a subtree's blocks travel as one message.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 static inline int real(const struct lm_sched *s, int root, int v)
 {

@@ -9,9 +9,8 @@
  * accumulator moves there (the two buffers swap roles, no copy).
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
  * Binomial tree over vranks (rank - root, or rank itself with the

@@ -7,9 +7,8 @@
 
 #include <stdlib.h>
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /* Element offset of block i. */
 static uint64_t first_of(const struct lm_coll_args *a, int i)

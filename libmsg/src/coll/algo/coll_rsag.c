@@ -10,9 +10,8 @@
  * of processors" (the simple variant).  Needs a commutative op.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /* Elements in blocks [lo, hi) of p: offset and length. */
 static void span(int count, int p, int lo, int hi, int *first, int *len)

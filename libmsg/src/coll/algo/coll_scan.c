@@ -6,9 +6,8 @@
  * work.
  */
 
-#include "coll.h"
+#include "coll/algo/algo.h"
 
-#define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
 
 /*
  * Recursive doubling: in round k, partners at distance 2^k swap the

@@ -3,7 +3,7 @@
  * Large non-contiguous messages sent without packing (rndv_*.c): the
  * sender's offer of its blocks where they lie (a span, a layout, or
  * runs the module gathers), and where the receiver's copy of them goes.
- * Included by lm.h after the datatype declarations it builds on.
+ * Included by p2p.h.
  */
 #ifndef LM_RNDV_H
 #define LM_RNDV_H
@@ -98,32 +98,5 @@ int lm_iov_offer(struct libmsg_request *r, uint32_t dst);
 /* Receiver: an LM_RTS_IOV offer straight into req's type?  1 if taken. */
 int lm_iov_take(const struct libmsg_request *req, int wsrc, uint32_t ctx,
 		int tag, const struct lm_rts *rts, uint64_t n, int *err);
-
-/* Pack count elements of dt at buf into out (count * size bytes). */
-void lm_dt_pack(const void *buf, int64_t count, MPI_Datatype dt, void *out);
-/*
- * Unpack the first `bytes` bytes of count packed elements of dt from in
- * into buf (a partial receive stops there; gaps are never written).
- */
-void lm_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
-		  MPI_Datatype dt);
-/*
- * Unpack packed bytes [from, to) of count elements of dt (in points at
- * byte `from`) into buf: a message that arrives in pieces.
- */
-void lm_dt_unpack_range(const void *in, uint64_t from, uint64_t to,
-			void *buf, int64_t count, MPI_Datatype dt);
-/* Copy count elements of dt from src to dst, both laid out as dt. */
-void lm_dt_copy(const void *src, void *dst, int64_t count, MPI_Datatype dt);
-/*
- * Temporaries for packed messages: large ones are kept for the next
- * message (a fresh one costs a page fault per page, every time).
- */
-void *lm_scratch_get(uint64_t bytes);
-void lm_scratch_put(void *p, uint64_t bytes);
-/* Basic elements in the first `bytes` bytes of a message of dt, or -1. */
-int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes);
-/* The bytes of the first n basic elements of dt; -1: no whole number. */
-int64_t lm_dt_bytes_of_elements(MPI_Datatype dt, uint64_t n);
 
 #endif

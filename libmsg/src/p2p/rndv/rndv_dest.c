@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 /* Message bytes [p, p + bytes), packed at src, into the receive's type. */
 static void dest_unpack(struct lm_dest *d, const unsigned char *src,

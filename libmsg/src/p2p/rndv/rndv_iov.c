@@ -27,7 +27,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 /* Runs of bytes listed for a send or a receive. */
 struct iov_fill {

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 /* What a segment amounts to, worked out from its last segment up. */
 struct seg_reach {

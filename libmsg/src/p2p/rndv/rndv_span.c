@@ -43,7 +43,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 
-#include "lm.h"
+#include "p2p/p2p.h"
 
 #define LM_SPAN_VM_MIN	16384		/* fallback: smallest block */
 #define LM_SPAN_IOV	1024		/* blocks per process_vm_readv */

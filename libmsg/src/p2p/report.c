@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "coll.h"
+#include "p2p/p2p.h"
 
 #define REPORT_MAX	16	/* lines per report, then a count */
 
@@ -151,7 +151,7 @@ void lm_report_wait(uint64_t stalled_ns)
 			request_line(&rep, r->internal ? "a buffered send" :
 				     "a send", r,
 				     ", not yet taken by its receiver");
-	lm_coll_each_live(collective, &rep);
+	lm_up.coll_each_live(collective, &rep);
 	lm_match_each(unexpected, &rep);
 	if (!rep.lines)
 		say(NULL, "  nothing of its own outstanding");

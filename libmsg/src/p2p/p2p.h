@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * p2p.h: what point-to-point offers the layers above: the protocol in
+ * the rings, unexpected messages, requests and their completion
+ * (request.h), the progress engine, matching, and starting sends and
+ * receives.  A message from MPI_Send goes p2p.c (checks, a request) ->
+ * progress.c (into the ring, or an offer through the transport) ->
+ * the receiver's progress.c -> match.c (posted and unexpected queues,
+ * in ring order) -> the request completes (request.c).
+ */
+#ifndef LIBMSG_P2P_H
+#define LIBMSG_P2P_H
+
+#include "comm/comm.h"
+
+/* ---- Protocol: message kinds in the rings --------------------------- */
+
+/*
+ * MPICHAN_MSG_DATA: an eager message; payload is the data.  The others
+ * (>= MPICHAN_MSG_USER) carry a struct below first.
+ */
+enum {
+	LM_MSG_EAGER_SYNC = MPICHAN_MSG_USER,	/* lm_sync, then data */
+	LM_MSG_RTS,		/* lm_rts: rendezvous request to send */
+	LM_MSG_FIN,		/* lm_ctl: receiver copied a rendezvous */
+	LM_MSG_ACK,		/* lm_ctl: a synchronous send was matched */
+	LM_MSG_CANCEL,		/* lm_ctl: sender withdraws an unmatched send */
+	LM_MSG_CANCEL_REPLY,	/* lm_ctl: status 1 = withdrawn */
+};
+
+struct lm_sync {
+	uint64_t sreq;		/* sender's request, echoed in the ACK */
+};
+
+struct lm_ctl {
+	uint64_t sreq;
+	int32_t status;		/* FIN: 0 or -errno of the copy; CANCEL_REPLY */
+	uint32_t pad;
+};
+
+/* An unexpected message, and what MPI_Mprobe hands out. */
+struct libmsg_message {
+	uint32_t magic;
+	uint16_t kind;		/* MPICHAN_MSG_DATA, LM_MSG_EAGER_SYNC, LM_MSG_RTS */
+	uint16_t pulled;	/* an RTS whose data was pulled into data[] */
+	int err;		/* the pull failed: -errno for the receive */
+	int wsrc;		/* sender's world rank */
+	int tag;
+	uint32_t ctx;
+	struct cds_list_head link;
+	struct libmsg_comm *comm;	/* set by Mprobe */
+	uint64_t size;
+	struct lm_rts rts;	/* LM_MSG_RTS; rts.sreq also for EAGER_SYNC */
+	unsigned char *data;	/* eager payload or pulled data, owned */
+	struct lm_rts_seg *seg;	/* LM_RTS_LAYOUT: its segments, owned */
+};
+
+#include "p2p/request.h"
+#include "p2p/rndv/rndv.h"
+
+/* ---- progress.c ------------------------------------------------------------ */
+
+int lm_progress_init(void);
+void lm_progress_fini(void);
+/* Poll once: returns non-zero if anything happened. */
+int lm_progress(void);
+/* One step of a blocking wait: progress, or spin/sleep when idle. */
+void lm_progress_block(void);
+/* report.c: what this rank waits for, after stalled_ns without progress. */
+void lm_report_wait(uint64_t stalled_ns);
+/* Put a send into its ring or queue it (order is kept per destination). */
+void lm_send_start(struct libmsg_request *req);
+/* Send a protocol message (FIN, ACK, ...) to world rank dst. */
+void lm_send_ctl(int dst, uint16_t kind, uint64_t sreq, int32_t status);
+/* Withdraw a send; returns 1 when it was still unsent. */
+int lm_send_cancel(struct libmsg_request *req);
+
+/* ---- p2p_fast.c: blocking small messages on a quiet library --------------- */
+
+/*
+ * MPI_Send / MPI_Recv of a small contiguous message in one step:
+ * 1 when done, 0 (nothing changed) when the general path must do it.
+ */
+int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
+		 int tag, MPI_Comm comm);
+int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
+		 MPI_Comm comm, MPI_Status *status);
+/*
+ * The same for a library-internal message (a collective's step) to or
+ * from world rank w: put on context ctx, or take from q's context a
+ * message of exactly bytes.  1 when done, 0 for the general path.
+ */
+int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
+		uint64_t bytes);
+int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
+		uint64_t bytes);
+
+/* ---- match.c -------------------------------------------------------------- */
+
+/*
+ * A message arrived from world rank src (called in ring order): 0 when
+ * taken, -ENOMEM when it must stay in the ring for now.
+ */
+int lm_match_incoming(int src, const struct mpichan_msg *m);
+/* Post a receive: match it against the unexpected queue or queue it. */
+void lm_match_post(struct libmsg_request *req);
+/* Receive an Mprobe'd message into req. */
+void lm_match_deliver_msg(struct libmsg_request *req,
+			  struct libmsg_message *msg);
+/* First unexpected message matching (wsrc, tag) on m, or NULL. */
+struct libmsg_message *lm_match_find(struct lm_match *m, int wsrc, int tag);
+int lm_match_cancel_recv(struct libmsg_request *req);
+/* A sender withdraws its unmatched message: 1 if it was found. */
+int lm_match_withdraw(int src, uint64_t sreq);
+/* Blocked: copy unexpected rendezvous messages so their senders go on. */
+int lm_match_pull(void);
+/*
+ * A rank died: fail receives waiting for it, by name or as a wildcard on
+ * a communicator it belongs to.
+ */
+void lm_match_peer_dead(int w);
+/* The dead world rank a receive from wpeer on comm waits for, or -1. */
+int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer);
+void lm_message_free(struct libmsg_message *msg);
+void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
+		   int tag, uint64_t bytes, int err);
+
+/* ---- p2p.c ---------------------------------------------------------------- */
+
+int lm_check_buffer(const void *buf, int count, MPI_Datatype dt,
+		    const char *fn, struct libmsg_comm *comm);
+/* Point a request at count elements of dt in buf (holds a derived dt). */
+void lm_req_set_buffer(struct libmsg_request *r, const void *buf, int count,
+		       MPI_Datatype dt);
+/* A send of a non-contiguous type: pack it (0, or MPI_ERR_NO_MEM). */
+int lm_req_pack(struct libmsg_request *r);
+void lm_bsend_release(struct libmsg_request *req);
+/* Start a send request in its mode (0, or the error raised). */
+int lm_send_begin(struct libmsg_request *r, const char *fn);
+/* MPI_Send_init and MPI_Recv_init, reporting as fn. */
+int lm_send_init(const char *fn, const void *buf, int count, MPI_Datatype dt,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int lm_recv_init(const char *fn, void *buf, int count, MPI_Datatype dt,
+		 int source, int tag, MPI_Comm comm, MPI_Request *request);
+
+/* ---- partitioned.c --------------------------------------------------------- */
+
+/* MPI_Start of a partitioned send: no partition is ready yet. */
+int lm_part_start(struct libmsg_request *r, const char *fn);
+void lm_part_free(struct lm_part *p);
+/* A wait for r would never end: the error raised as fn, else 0. */
+int lm_part_stuck(const struct libmsg_request *r, const char *fn);
+
+#endif /* LIBMSG_P2P_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * request.h: the request object behind MPI_Request (request.c), what
+ * a send or receive, a collective's step or schedule, a generalized or
+ * a partitioned request carries, and its life: made, started,
+ * completed, released.
+ */
+#ifndef LIBMSG_REQUEST_H
+#define LIBMSG_REQUEST_H
+
+#include "comm/comm.h"
+
+struct libmsg_message;
+
+
+enum { LM_REQ_SEND = 1, LM_REQ_RECV, LM_REQ_COLL, LM_REQ_GREQ };
+enum { LM_MODE_STD, LM_MODE_SYNC, LM_MODE_BUFFERED, LM_MODE_READY };
+
+/* Where a send stands. */
+enum {
+	LM_S_NEW,	/* not yet in a ring */
+	LM_S_QUEUED,	/* waiting for ring space, on lm.pending[dst] */
+	LM_S_WAIT_FIN,	/* RTS sent */
+	LM_S_WAIT_ACK,	/* synchronous eager sent */
+	LM_S_CANCELLING,	/* withdrawn; the module's CQE will say so */
+	LM_S_DONE,
+};
+
+struct libmsg_request {
+	uint32_t magic;
+	uint8_t kind;		/* LM_REQ_* */
+	uint8_t mode;		/* LM_MODE_* */
+	uint8_t persistent;
+	uint8_t active;		/* started, not yet completed by Wait/Test */
+	uint8_t done;		/* the operation completed */
+	uint8_t freed;		/* the user let go: free on completion */
+	uint8_t cancel;		/* a cancel is in flight (sends) */
+	uint8_t internal;	/* no user handle: Bsend's real send */
+	uint8_t packed;		/* dt is not contiguous: buf is a packed copy
+				 * (sends) or the data is unpacked into ubuf
+				 * as it arrives (receives) */
+	uint8_t dt_held;	/* holds a reference on dt (lm_dt_hold) */
+	int state;		/* sends: LM_S_* */
+	struct libmsg_comm *comm;
+	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */
+	int wpeer;		/* world rank, or MPI_ANY_SOURCE */
+	int tag;
+	uint32_t ctx;
+	void *buf;		/* the message's bytes: contiguous (span: where
+				 * the first block starts) */
+	void *ubuf;		/* the user's buffer, as given */
+	int count;
+	struct libmsg_datatype *dt;
+	uint64_t bytes;		/* count * size */
+	MPI_Status status;
+	struct cds_list_head link;	/* posted queue, pending, inflight,
+					 * cancel_wait */
+	void *bbuf;		/* buffered sends: the copy in the attached buffer */
+	struct lm_rts rts;	/* rendezvous sends: the offer */
+	struct lm_span *span;	/* offered where it lies: its layout */
+	struct libmsg_message *msg;	/* Imrecv: the message to receive */
+	struct lm_sched *sched;	/* a collective's step: its schedule */
+	struct lm_greq *greq;	/* generalized: the user's callbacks */
+	struct lm_pcoll *pcoll;	/* persistent collective: its arguments */
+	/*
+	 * MPI_Isendrecv: the receive (the user's request) and the send
+	 * (the library's) name each other until the send is done; the
+	 * receive is not done before it (request.c, lm_pair_complete).
+	 */
+	struct libmsg_request *pair;
+	uint8_t pair_held;	/* the receive is over, the send is not */
+	int pair_err;		/* the send's error, for the receive's status */
+	struct lm_replace *replace;	/* MPI_Isendrecv_replace */
+	struct lm_part *part;	/* partitioned: its partitions (partitioned.c) */
+};
+
+/*
+ * Partitioned messages carry the user's tag with this bit set: above
+ * MPI_TAG_UB_VALUE, so no other send or receive names it, and
+ * MPI_ANY_TAG does not take it (match.c).
+ */
+#define LM_TAG_PART	0x40000000
+
+/* A partitioned send or receive (partitioned.c). */
+struct lm_part {
+	int partitions;
+	int nready;		/* send: partitions marked ready this round */
+	uint8_t *ready;		/* send: which */
+};
+
+/* MPI_Isendrecv_replace: the message lands in tmp, then in buf. */
+struct lm_replace {
+	void *tmp;
+	void *buf;
+	int count;
+	MPI_Datatype dt;	/* held */
+};
+
+/* ---- request.c ------------------------------------------------------------ */
+
+struct libmsg_request *lm_req_new(int kind);
+int lm_req_nomem(MPI_Comm comm, const char *fn);
+struct libmsg_request *lm_req_alloc(int kind);
+void lm_req_init(struct libmsg_request *req, int kind);
+void lm_req_release(struct libmsg_request *req);
+/* Let go of a request's packed copy and datatype (one never started). */
+void lm_req_drop_data(struct libmsg_request *req);
+/* The operation is over: status set, a freed request is released. */
+void lm_req_complete(struct libmsg_request *req);
+/* MPI_Isendrecv_replace's buffer and copy, released. */
+void lm_req_replace_drop(struct libmsg_request *r);
+int lm_check_request(MPI_Request req);
+int lm_wait_one(struct libmsg_request *req);
+
+/* ---- grequest.c: generalized requests ------------------------------------- */
+
+/* query_fn into req->status; returns its error. */
+int lm_greq_query(struct libmsg_request *req);
+/* Report a complete one: status, free_fn, release; *rp = NULL. */
+int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
+/* MPI_Request_free of one. */
+int lm_greq_release(struct libmsg_request *req);
+/* MPI_Cancel of one: cancel_fn's error. */
+int lm_greq_cancel(struct libmsg_request *req);
+/* Lock held: mark those completed without it (1 if any). */
+int lm_greq_drain(void);
+
+#endif /* LIBMSG_REQUEST_H */
