@@ -1194,6 +1194,13 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 			int target_count, MPI_Datatype target_datatype,
 			MPI_Op op, MPI_Win win, MPI_Request *request);
 
+/*
+ * The profiling interface: every MPI_ function above is also PMPI_,
+ * with the same arguments (generated from this file by libmsg/gen/pmpi
+ * when libmsg is built).
+ */
+#include "mpi_pmpi.h"
+
 #ifdef __cplusplus
 }
 #endif
