@@ -10,6 +10,7 @@
  * the copy without the lock, then posts the other side's completion.
  */
 #include <linux/bitmap.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -64,12 +65,16 @@ static int xfer_pin(struct mpichan_job *job, struct mpichan_xfer *x, u64 iov,
 	return ret;
 }
 
-/* Put x at the back of its queue; the caller reserved its CQE. */
+/*
+ * Put x at the back of its queue; the caller reserved its CQE.  With
+ * xfer_lock held.
+ */
 static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
 {
 	struct mpichan_rank *owner = &job->ranks[x->owner];
 	int ret;
 
+	lockdep_assert_held(&job->xfer_lock);
 	ret = xa_alloc_cyclic(&job->xfers, &x->id, x, xa_limit_32b,
 			      &job->next_xfer, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
@@ -86,10 +91,12 @@ static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
 	return 0;
 }
 
+/* Take x off its queue and its handle; with xfer_lock held. */
 static void xfer_unqueue(struct mpichan_job *job, struct mpichan_xfer *x)
 {
 	struct mpichan_rank *owner = &job->ranks[x->owner];
 
+	lockdep_assert_held(&job->xfer_lock);
 	list_del_init(&x->node);
 	xa_erase(&job->xfers, x->id);
 	if (x->kind == MPICHAN_XFER_SEND)
@@ -111,6 +118,7 @@ static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
 		.tag = tag,
 	};
 
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->kind == MPICHAN_XFER_SEND) {
 		e.flags = MPICHAN_CQE_SEND;
 	} else {
@@ -131,6 +139,7 @@ static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
 static bool xfer_send_done(struct mpichan_job *job, struct mpichan_xfer *x,
 			   s64 moved, u32 rank)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (!x->multi) {
 		xfer_complete(job, x, moved, x->pin.len, rank, x->tag);
 		return true;
@@ -152,6 +161,7 @@ static bool xfer_send_done(struct mpichan_job *job, struct mpichan_xfer *x,
 static bool multi_close(struct mpichan_job *job, struct mpichan_xfer *x,
 			s32 err)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->binds_left) {
 		xfer_unqueue(job, x);
 		x->binds_left = 0;
@@ -165,10 +175,14 @@ static bool multi_close(struct mpichan_job *job, struct mpichan_xfer *x,
 	return true;
 }
 
-/* A receive takes send x: off its queue, or one receive of a multi-send. */
+/*
+ * A receive takes send x: off its queue, or one receive of a
+ * multi-send.  With xfer_lock held.
+ */
 static void xfer_take(struct mpichan_job *job, struct mpichan_rank *me,
 		      struct mpichan_xfer *x)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (!x->multi) {
 		xfer_unqueue(job, x);
 		return;
@@ -179,22 +193,26 @@ static void xfer_take(struct mpichan_job *job, struct mpichan_rank *me,
 		xfer_unqueue(job, x);
 }
 
+/* The first receive of dst's that takes the envelope; xfer_lock held. */
 static struct mpichan_xfer *find_recv(struct mpichan_rank *dst, u32 src,
 				      u32 context, s32 tag)
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&dst->job->xfer_lock);
 	list_for_each_entry(x, &dst->recvq, node)
 		if (recv_takes(x, src, context, tag))
 			return x;
 	return NULL;
 }
 
+/* The first send queued to me that want takes; xfer_lock held. */
 static struct mpichan_xfer *find_send(struct mpichan_rank *me,
 				      const struct mpichan_xfer *want)
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&me->job->xfer_lock);
 	list_for_each_entry(x, &me->sendq, node)
 		if (recv_takes(want, x->owner, x->context, x->tag))
 			return x;
@@ -456,6 +474,7 @@ static struct mpichan_xfer *recv_match(struct mpichan_job *job,
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&job->xfer_lock);
 	if (!(r->flags & MPICHAN_RECV_HANDLE))
 		return find_send(me, want);
 	x = r->handle <= U32_MAX ? xa_load(&job->xfers, r->handle) : NULL;
@@ -645,6 +664,7 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 static bool multi_rank_left(struct mpichan_job *job, struct mpichan_rank *rank,
 			    struct mpichan_xfer *x)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->owner == rank->index) {
 		mpichan_cq_unreserve(rank);
 		x->orphan = true;

@@ -26,6 +26,7 @@
  * releases; module unload destroys the workqueue after the last job.
  */
 #include <linux/kref.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
 #include <linux/module.h>
@@ -126,7 +127,11 @@ void mpichan_pcache_put_async(struct mpichan_pcache_entry *e)
 		queue_work(pcache_wq, &e->release);
 }
 
-/* Drop a reference in process context, with no lock held. */
+/*
+ * Drop a reference in process context, holding no lock an invalidation
+ * may need: the release waits for one in progress (the lock order is
+ * in job.h).
+ */
 void mpichan_pcache_put(struct mpichan_pcache_entry *e)
 {
 	if (refcount_dec_and_test(&e->ref))
@@ -228,7 +233,10 @@ pcache_lookup(struct mpichan_pcache *c, unsigned long start,
 	return NULL;
 }
 
-/* Evict from the cold end until the cache is within its bounds. */
+/*
+ * Evict from the cold end until the cache is within its bounds, onto
+ * gone, to be put once the lock is dropped.  c->lock held.
+ */
 static void pcache_trim(struct mpichan_pcache *c,
 			const struct mpichan_pcache_entry *keep,
 			struct list_head *gone)
@@ -239,6 +247,7 @@ static void pcache_trim(struct mpichan_pcache *c,
 	unsigned long max_pages = READ_ONCE(pin_cache_pages);
 	struct mpichan_pcache_entry *e, *tmp;
 
+	lockdep_assert_held(&c->lock);
 	list_for_each_entry_safe_reverse(e, tmp, &c->lru, lru) {
 		if (c->entries <= max_entries && c->pages <= max_pages)
 			break;
