@@ -126,27 +126,57 @@ static long mpichan_ioctl_unmap(struct mpichan_file *mf,
 
 static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 	MPICHAN_IOCTL(MPICHAN_IOC_VERSION, mpichan_ioctl_version,
-		      sizeof(struct mpichan_version), 0),
+		      MPICHAN_SIZEOF_VERSION_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_JOB_CREATE, mpichan_ioctl_job_create,
-		      sizeof(struct mpichan_job_create), 0),
+		      MPICHAN_SIZEOF_JOB_CREATE_V0, 0),
 	/* ABI 2 as first published: without off.coll. */
 	MPICHAN_IOCTL(MPICHAN_IOC_ATTACH, mpichan_ioctl_attach,
-		      offsetofend(struct mpichan_attach, off.cq), 0),
+		      MPICHAN_SIZEOF_ATTACH_V0, 0),
 	/* dead_count is reported whatever the wait's outcome. */
 	MPICHAN_IOCTL(MPICHAN_IOC_WAIT, mpichan_ioctl_wait,
-		      sizeof(struct mpichan_wait), MPICHAN_IOCTL_OUT_ON_ERROR),
+		      MPICHAN_SIZEOF_WAIT_V0, MPICHAN_IOCTL_OUT_ON_ERROR),
 	MPICHAN_IOCTL(MPICHAN_IOC_WAKE, mpichan_ioctl_wake,
-		      sizeof(struct mpichan_wake), 0),
+		      MPICHAN_SIZEOF_WAKE_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_FINISH, mpichan_ioctl_finish, 0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_SEND, mpichan_ioctl_send,
-		      sizeof(struct mpichan_send), 0),
+		      MPICHAN_SIZEOF_SEND_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_RECV, mpichan_ioctl_recv,
-		      sizeof(struct mpichan_recv), 0),
+		      MPICHAN_SIZEOF_RECV_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_CANCEL, mpichan_ioctl_cancel,
-		      sizeof(struct mpichan_cancel), 0),
+		      MPICHAN_SIZEOF_CANCEL_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_UNMAP, mpichan_ioctl_unmap,
-		      sizeof(struct mpichan_unmap), 0),
+		      MPICHAN_SIZEOF_UNMAP_V0, 0),
 };
+
+/*
+ * Every struct of the uapi is the size the header publishes: a field
+ * added, moved or padded differently breaks the build, not the ABI.
+ * The ioctl arguments that never grew are still their first size.
+ */
+static void mpichan_uapi_sizes(void)
+{
+	/* Shared memory. */
+	BUILD_BUG_ON(sizeof(struct mpichan_offsets) != MPICHAN_SIZEOF_OFFSETS);
+	BUILD_BUG_ON(sizeof(struct mpichan_job_hdr) != MPICHAN_SIZEOF_JOB_HDR);
+	BUILD_BUG_ON(sizeof(struct mpichan_rank_ctl) != MPICHAN_RANK_CTL_SIZE);
+	BUILD_BUG_ON(sizeof(struct mpichan_ring_ctl) != MPICHAN_RING_CTL_SIZE);
+	BUILD_BUG_ON(sizeof(struct mpichan_msg) != MPICHAN_SIZEOF_MSG);
+	BUILD_BUG_ON(sizeof(struct mpichan_cqe) != MPICHAN_CQE_SIZE);
+	/* ioctl arguments. */
+	BUILD_BUG_ON(sizeof(struct mpichan_iovec) != MPICHAN_SIZEOF_IOVEC);
+	BUILD_BUG_ON(sizeof(struct mpichan_version) != MPICHAN_SIZEOF_VERSION_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_job_create) !=
+		     MPICHAN_SIZEOF_JOB_CREATE_V0);
+	BUILD_BUG_ON(offsetofend(struct mpichan_attach, off.cq) !=
+		     MPICHAN_SIZEOF_ATTACH_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_attach) != MPICHAN_SIZEOF_ATTACH_V1);
+	BUILD_BUG_ON(sizeof(struct mpichan_wait) != MPICHAN_SIZEOF_WAIT_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_wake) != MPICHAN_SIZEOF_WAKE_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_send) != MPICHAN_SIZEOF_SEND_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_recv) != MPICHAN_SIZEOF_RECV_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_cancel) != MPICHAN_SIZEOF_CANCEL_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_unmap) != MPICHAN_SIZEOF_UNMAP_V0);
+}
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long uarg)
@@ -242,6 +272,7 @@ static struct miscdevice mpichan_misc = {
 
 int mpichan_device_init(void)
 {
+	mpichan_uapi_sizes();
 	return misc_register(&mpichan_misc);
 }
 

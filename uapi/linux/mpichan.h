@@ -7,8 +7,9 @@
  * memory every rank of a job maps.  All fields are fixed width and
  * explicitly padded; structs only ever grow at the end.  The kernel
  * accepts an argument whose size (encoded in the ioctl number) is at
- * least the first published size of that struct: a shorter one gets
- * -EINVAL, a longer one must have its unknown tail zeroed (-E2BIG).
+ * least the first published size of that struct (MPICHAN_SIZEOF_*_V0):
+ * a shorter one gets -EINVAL, a longer one must have its unknown tail
+ * zeroed (-E2BIG).
  *
  * The model:
  *
@@ -107,6 +108,8 @@ struct mpichan_offsets {
 	__u64 coll;
 };
 
+#define MPICHAN_SIZEOF_OFFSETS	64	/* struct mpichan_offsets */
+
 /**
  * struct mpichan_job_hdr - the first page of the mapping
  * @magic: %MPICHAN_JOB_MAGIC
@@ -130,6 +133,8 @@ struct mpichan_job_hdr {
 	__u32 finished_count;
 	struct mpichan_offsets off;
 };
+
+#define MPICHAN_SIZEOF_JOB_HDR	96	/* struct mpichan_job_hdr */
 
 /* struct mpichan_rank_ctl.state */
 enum {
@@ -227,6 +232,8 @@ struct mpichan_msg {
 	__u32 context;
 };
 
+#define MPICHAN_SIZEOF_MSG	16	/* struct mpichan_msg */
+
 #define MPICHAN_MSG_PAD		0	/* skip these cells */
 #define MPICHAN_MSG_DATA	1	/* payload is the message */
 #define MPICHAN_MSG_USER	0x100	/* kinds from here on: the library's */
@@ -291,6 +298,8 @@ struct mpichan_iovec {
 	__u64 len;
 };
 
+#define MPICHAN_SIZEOF_IOVEC	16	/* struct mpichan_iovec */
+
 /* struct mpichan_send.status / mpichan_recv.status */
 enum {
 	MPICHAN_XFER_QUEUED = 1,	/* waiting for its match: see handle */
@@ -341,6 +350,8 @@ struct mpichan_send {
 	__u64 handle;
 	__u64 len;
 };
+
+#define MPICHAN_SIZEOF_SEND_V0	56	/* sizeof first published struct */
 
 /*
  * struct mpichan_send.flags: MPICHAN_SEND_MULTI posts one send for
@@ -418,6 +429,8 @@ struct mpichan_recv {
 	__u64 map_len;
 };
 
+#define MPICHAN_SIZEOF_RECV_V0	88	/* sizeof first published struct */
+
 /**
  * struct mpichan_unmap - the argument of MPICHAN_IOC_UNMAP
  * @handle: in: from the MAPPED receive
@@ -442,6 +455,8 @@ struct mpichan_unmap {
 	__u32 pad;
 };
 
+#define MPICHAN_SIZEOF_UNMAP_V0	16	/* sizeof first published struct */
+
 /**
  * struct mpichan_cancel - the argument of MPICHAN_IOC_CANCEL
  * @handle: in: the queued send or receive
@@ -457,6 +472,8 @@ struct mpichan_cancel {
 	__u32 flags;
 	__u32 pad;
 };
+
+#define MPICHAN_SIZEOF_CANCEL_V0 16	/* sizeof first published struct */
 
 /* struct mpichan_version.features */
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
@@ -479,6 +496,8 @@ struct mpichan_version {
 	__u64 features;
 };
 
+#define MPICHAN_SIZEOF_VERSION_V0 16	/* sizeof first published struct */
+
 /**
  * struct mpichan_job_create - the argument of MPICHAN_IOC_JOB_CREATE
  * @nranks: in: 1 .. max_ranks
@@ -500,6 +519,8 @@ struct mpichan_job_create {
 	__u64 job_id;
 	__u64 secret[2];
 };
+
+#define MPICHAN_SIZEOF_JOB_CREATE_V0 40	/* sizeof first published struct */
 
 /**
  * struct mpichan_attach - the argument of MPICHAN_IOC_ATTACH
@@ -529,6 +550,9 @@ struct mpichan_attach {
 	struct mpichan_offsets off;
 };
 
+#define MPICHAN_SIZEOF_ATTACH_V0 96	/* sizeof first published struct */
+#define MPICHAN_SIZEOF_ATTACH_V1 104	/* add: off.coll */
+
 /**
  * struct mpichan_wait - the argument of MPICHAN_IOC_WAIT
  * @timeout_ns: in: < 0 forever, 0 just check
@@ -553,6 +577,8 @@ struct mpichan_wait {
 	__u32 pad;
 };
 
+#define MPICHAN_SIZEOF_WAIT_V0	24	/* sizeof first published struct */
+
 /**
  * struct mpichan_wake - the argument of MPICHAN_IOC_WAKE
  * @rank: in: the rank to wake
@@ -564,6 +590,8 @@ struct mpichan_wake {
 	__u32 rank;
 	__u32 flags;
 };
+
+#define MPICHAN_SIZEOF_WAKE_V0	8	/* sizeof first published struct */
 
 #define MPICHAN_IOC_VERSION	_IOR(MPICHAN_IOC_MAGIC, 0x00, struct mpichan_version)
 #define MPICHAN_IOC_JOB_CREATE	_IOWR(MPICHAN_IOC_MAGIC, 0x01, struct mpichan_job_create)
