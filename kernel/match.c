@@ -265,13 +265,13 @@ static int send_multi(struct mpichan_job *job, struct mpichan_rank *me,
 	x->bound = bitmap_zalloc(job->nranks, GFP_KERNEL_ACCOUNT);
 	if (!x->bound) {
 		ret = -ENOMEM;
-		goto out;
+		goto err_free_xfer;
 	}
 	mutex_lock(&job->xfer_lock);
 	ret = mpichan_cq_reserve(me);
 	mutex_unlock(&job->xfer_lock);
 	if (ret)
-		goto out;
+		goto err_free_xfer;
 	ret = xfer_pin(job, x, s->iov, s->iovcnt);
 	mutex_lock(&job->xfer_lock);
 	/* A death before it is queued would not fail it later. */
@@ -279,17 +279,19 @@ static int send_multi(struct mpichan_job *job, struct mpichan_rank *me,
 		ret = -EPIPE;
 	if (!ret)
 		ret = xfer_queue(job, x);
-	if (ret) {
-		mpichan_cq_unreserve(me);
-	} else {
-		s->status = MPICHAN_XFER_QUEUED;
-		s->handle = x->id;
-		x = NULL;
-	}
+	if (ret)
+		goto err_unreserve;
+	s->status = MPICHAN_XFER_QUEUED;
+	s->handle = x->id;
 	mutex_unlock(&job->xfer_lock);
-out:
-	if (x)
-		xfer_free(job, x);
+	return 0;
+
+err_unreserve:
+	/* xfer_lock held */
+	mpichan_cq_unreserve(me);
+	mutex_unlock(&job->xfer_lock);
+err_free_xfer:
+	xfer_free(job, x);
 	return ret;
 }
 
@@ -321,7 +323,7 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 		       s->tag, s->user_data);
 	if (!x) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_free_uiov;
 	}
 
 	mutex_lock(&job->xfer_lock);
@@ -337,7 +339,7 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 				mpichan_cq_unreserve(me);
 			mutex_unlock(&job->xfer_lock);
 			ret = send_into(job, me, recv, &u, s);
-			goto out;
+			goto out_free_xfer;
 		}
 		if (reserved) {
 			/* Pinned, and still nobody waiting: queue it. */
@@ -365,9 +367,10 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 	if (reserved)
 		mpichan_cq_unreserve(me);
 	mutex_unlock(&job->xfer_lock);
-out:
+out_free_xfer:
 	if (x)
 		xfer_free(job, x);
+out_free_uiov:
 	mpichan_uiov_free(&u);
 	return ret;
 }
@@ -386,6 +389,7 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	u64 len = min_t(u64, p->len, iov_iter_count(&u->iter));
 	u64 head, mapped, tail;
 	ssize_t c1, c2;
+	int ret = 0;
 	long n;
 	bool busy;
 
@@ -401,10 +405,10 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	busy = me->mapped;
 	mutex_unlock(&job->xfer_lock);
 	if (busy)
-		goto plain;
+		goto out_unlock;
 	n = mpichan_window_map(me, p->pages + (head ? 1 : 0), n, p->entry);
 	if (n <= 0)
-		goto plain;
+		goto out_unlock;
 	mapped = (u64)n << PAGE_SHIFT;
 	tail = len - head - mapped;
 	c1 = mpichan_pin_range_to_iter(p, 0, head, &u->iter);
@@ -412,9 +416,8 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	c2 = c1 < 0 ? c1 : mpichan_pin_range_to_iter(p, head + mapped, tail,
 						     &u->iter);
 	if (c2 < 0) {
-		mpichan_window_done(me, false);
-		mutex_unlock(&me->win_lock);
-		return c2;
+		ret = c2;
+		goto err_window_done;
 	}
 	mutex_lock(&job->xfer_lock);
 	me->mapped = send;
@@ -431,9 +434,13 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	r->msg_src = send->owner;
 	r->msg_tag = send->tag;
 	return 1;
-plain:
+
+err_window_done:
+	mpichan_window_done(me, false);
+out_unlock:
+	/* Not mapped: 0 for the plain copy, or the copy's error. */
 	mutex_unlock(&me->win_lock);
-	return 0;
+	return ret;
 }
 
 /* The receiver's copy: a queued send's pinned pages into its buffer. */
@@ -522,7 +529,7 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 		       r->tag, r->user_data);
 	if (!x) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_free_uiov;
 	}
 
 	mutex_lock(&job->xfer_lock);
@@ -538,7 +545,7 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 				mpichan_cq_unreserve(me);
 			mutex_unlock(&job->xfer_lock);
 			ret = recv_from(job, me, send, &u, r);
-			goto out;
+			goto out_free_xfer;
 		}
 		if (r->flags & MPICHAN_RECV_HANDLE) {
 			ret = -ENOENT;
@@ -575,9 +582,10 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 	if (reserved)
 		mpichan_cq_unreserve(me);
 	mutex_unlock(&job->xfer_lock);
-out:
+out_free_xfer:
 	if (x)
 		xfer_free(job, x);
+out_free_uiov:
 	mpichan_uiov_free(&u);
 	return ret;
 }

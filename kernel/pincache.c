@@ -308,24 +308,19 @@ pcache_fill(struct mpichan_rank *rank, struct mpichan_pcache *c,
 		return ERR_PTR(-ENOMEM);
 	ret = mpichan_pin_charge(&e->user, npages, rank);
 	if (ret)
-		goto err_free;
+		goto err_free_entry;
 	/* The callback may run from here on: it needs e->cache alive. */
 	kref_get(&c->ref);
 	if (mmu_interval_notifier_insert(&e->notifier, current->mm, start,
 					 npages << PAGE_SHIFT, &pcache_ops)) {
-		kref_put(&c->ref, pcache_free);
-		mpichan_pin_uncharge(e->user, npages);
-		kvfree(e);
-		return NULL;
+		/* Not for the cache: the caller pins it itself. */
+		ret = 0;
+		goto err_put_cache;
 	}
 	seq = mmu_interval_read_begin(&e->notifier);
 	ret = mpichan_pin_pages(start, npages, false, e->pages);
-	if (ret) {
-		mmu_interval_notifier_remove(&e->notifier);
-		kref_put(&c->ref, pcache_free);
-		mpichan_pin_uncharge(e->user, npages);
-		goto err_free;
-	}
+	if (ret)
+		goto err_remove_notifier;
 	atomic_long_add(npages, &mpichan_stats.pinned_pages);
 
 	spin_lock(&c->lock);
@@ -343,9 +338,14 @@ pcache_fill(struct mpichan_rank *rank, struct mpichan_pcache *c,
 	put_all(&gone);
 	return e;
 
-err_free:
+err_remove_notifier:
+	mmu_interval_notifier_remove(&e->notifier);
+err_put_cache:
+	kref_put(&c->ref, pcache_free);
+	mpichan_pin_uncharge(e->user, npages);
+err_free_entry:
 	kvfree(e);
-	return ERR_PTR(ret);
+	return ret ? ERR_PTR(ret) : NULL;
 }
 
 /*

@@ -230,12 +230,12 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 	if (!vma) {
 		old = window_forget(rank, NULL);
 		ret = -ENXIO;
-		goto out;
+		goto out_unlock;
 	}
 	n = min(n, rank->win_pages);
 	if (window_hit(rank, vma, pages, n, e)) {
 		ret = n;
-		goto out;
+		goto out_unlock;
 	}
 	old = window_forget(rank, vma);
 	f.prot = vma->vm_page_prot;
@@ -244,7 +244,7 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 	if (ret) {
 		if (f.done)
 			zap_vma_ptes(vma, vma->vm_start, f.done << PAGE_SHIFT);
-		goto out;
+		goto out_unlock;
 	}
 	atomic_long_inc(&mpichan_stats.window_maps);
 	rank->win_first = pages;
@@ -254,7 +254,7 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 		rank->win_entry = e;
 	}
 	ret = n;
-out:
+out_unlock:
 	mmap_read_unlock(f.mm);
 	window_put(old);
 	return ret;
