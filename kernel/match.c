@@ -220,6 +220,40 @@ static struct mpichan_xfer *find_send(struct mpichan_rank *me,
 }
 
 /*
+ * No match yet for x, a send or a receive of me.  The first time round,
+ * reserve x's CQE and pin its buffer, dropping xfer_lock meanwhile: 0,
+ * and the caller looks for a match again.  The second time (*reserved),
+ * queue it: 1, and the reservation now belongs to the queued transfer.
+ * Or -errno, *reserved saying whether the caller still holds one.  With
+ * xfer_lock held.
+ */
+static int xfer_pin_or_queue(struct mpichan_job *job, struct mpichan_rank *me,
+			     struct mpichan_xfer *x, u64 iov, u32 iovcnt,
+			     bool *reserved)
+{
+	int ret;
+
+	lockdep_assert_held(&job->xfer_lock);
+	if (*reserved) {
+		/* Pinned, and still no match: queue it. */
+		ret = xfer_queue(job, x);
+		if (ret)
+			return ret;
+		*reserved = false;
+		return 1;
+	}
+	ret = mpichan_cq_reserve(me);
+	if (ret)
+		return ret;
+	*reserved = true;
+	/* Pin without the lock; a match may be posted meanwhile. */
+	mutex_unlock(&job->xfer_lock);
+	ret = xfer_pin(job, x, iov, iovcnt);
+	mutex_lock(&job->xfer_lock);
+	return ret;
+}
+
+/*
  * The sender's copy: its buffer straight into a posted receive's pinned
  * pages; then the receiver's completion.
  */
@@ -341,28 +375,17 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 			ret = send_into(job, me, recv, &u, s);
 			goto out_free_xfer;
 		}
-		if (reserved) {
-			/* Pinned, and still nobody waiting: queue it. */
-			ret = xfer_queue(job, x);
-			if (!ret) {
-				s->status = MPICHAN_XFER_QUEUED;
-				s->handle = x->id;
-				/* The reservation now belongs to the queued send. */
-				reserved = false;
-				x = NULL;
-			}
+		ret = xfer_pin_or_queue(job, me, x, s->iov, s->iovcnt,
+					&reserved);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			s->status = MPICHAN_XFER_QUEUED;
+			s->handle = x->id;
+			x = NULL;
+			ret = 0;
 			break;
 		}
-		ret = mpichan_cq_reserve(me);
-		if (ret)
-			break;
-		reserved = true;
-		/* Pin without the lock; a receive may be posted meanwhile. */
-		mutex_unlock(&job->xfer_lock);
-		ret = xfer_pin(job, x, s->iov, s->iovcnt);
-		mutex_lock(&job->xfer_lock);
-		if (ret)
-			break;
 	}
 	if (reserved)
 		mpichan_cq_unreserve(me);
@@ -559,25 +582,17 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 			ret = -EPIPE;
 			break;
 		}
-		if (reserved) {
-			ret = xfer_queue(job, x);
-			if (!ret) {
-				r->status = MPICHAN_XFER_QUEUED;
-				r->handle = x->id;
-				reserved = false;
-				x = NULL;
-			}
+		ret = xfer_pin_or_queue(job, me, x, r->iov, r->iovcnt,
+					&reserved);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			r->status = MPICHAN_XFER_QUEUED;
+			r->handle = x->id;
+			x = NULL;
+			ret = 0;
 			break;
 		}
-		ret = mpichan_cq_reserve(me);
-		if (ret)
-			break;
-		reserved = true;
-		mutex_unlock(&job->xfer_lock);
-		ret = xfer_pin(job, x, r->iov, r->iovcnt);
-		mutex_lock(&job->xfer_lock);
-		if (ret)
-			break;
 	}
 	if (reserved)
 		mpichan_cq_unreserve(me);
