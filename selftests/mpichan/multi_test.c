@@ -69,8 +69,6 @@ FIXTURE_TEARDOWN(multi)
 		xf_free(self->rb[i], LEN);
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* Three receivers of one send: one CQE for the sender, after the last. */
 TEST_F(multi, three_receivers)
 {
@@ -389,8 +387,6 @@ static void kill_rank1(FIXTURE_DATA(mfault) *self)
 	self->pid = -1;
 }
 
-#define F(i)	(&self->x.e[i])
-
 /* A receiver dies before taking it: the sender gets -EPIPE. */
 TEST_F(mfault, receiver_killed_before_taking)
 {
@@ -402,20 +398,20 @@ TEST_F(mfault, receiver_killed_before_taking)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, multi_send(F(0), self->buf, LEN, 2, 0x51, &s));
-	ASSERT_EQ(0, take(F(2), rb, LEN, s.handle, 0, &r));
+	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x51, &s));
+	ASSERT_EQ(0, take(E(2), rb, LEN, s.handle, 0, &r));
 	EXPECT_TRUE(mc_check(rb, 4, LEN));
 	self->pid = start_rank1(self, R1_IDLE, 0);
 	ASSERT_LE(0, self->pid);
 	ASSERT_EQ(0, wait_rank1(self, &h));
-	EXPECT_EQ(0, xf_cq_count(F(0)));
+	EXPECT_EQ(0, xf_cq_count(E(0)));
 	kill_rank1(self);
-	ASSERT_EQ(0, xf_cq_wait(F(0), &c, 5000));
+	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x51, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	/* After a death a new one fails at once. */
-	EXPECT_EQ(-EPIPE, multi_send(F(0), self->buf, LEN, 1, 0, &s));
+	EXPECT_EQ(-EPIPE, multi_send(E(0), self->buf, LEN, 1, 0, &s));
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	xf_free(rb, LEN);
 }
@@ -431,13 +427,13 @@ TEST_F(mfault, receiver_killed_while_mapped)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, multi_send(F(0), self->buf, LEN, 2, 0x52, &s));
+	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x52, &s));
 	self->pid = start_rank1(self, R1_MAP, s.handle);
 	ASSERT_LE(0, self->pid);
 	ASSERT_EQ(0, wait_rank1(self, &h));
 	kill_rank1(self);
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, s.handle, 0, &r));
-	ASSERT_EQ(0, xf_cq_wait(F(0), &c, 5000));
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, s.handle, 0, &r));
+	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x52, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
@@ -454,23 +450,23 @@ TEST_F(mfault, sender_killed_between_receivers)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	w = xf_window(F(0)->fd, LEN, PROT_READ, MAP_SHARED);
+	w = xf_window(E(0)->fd, LEN, PROT_READ, MAP_SHARED);
 	ASSERT_NE(MAP_FAILED, w);
 	self->pid = start_rank1(self, R1_SEND, 0);
 	ASSERT_LE(0, self->pid);
 	ASSERT_EQ(0, wait_rank1(self, &h));
 	EXPECT_EQ(LEN / XF_PAGE + 1, mc_stat("pinned_pages"));
-	ASSERT_EQ(0, take(F(0), rb, LEN, h, MPICHAN_RECV_MAP, &r));
+	ASSERT_EQ(0, take(E(0), rb, LEN, h, MPICHAN_RECV_MAP, &r));
 	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
 	kill_rank1(self);
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, h, 0, &q));
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &q));
 	/* The mapped receiver still reads the dead sender's data. */
 	memcpy(rb + r.map_off, w, r.map_len);
 	EXPECT_TRUE(mc_check(rb, 4, LEN));
 	EXPECT_EQ(LEN / XF_PAGE + 1, mc_stat("pinned_pages"));
-	ASSERT_EQ(0, xf_unmap(F(0)->fd, r.handle));
+	ASSERT_EQ(0, xf_unmap(E(0)->fd, r.handle));
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
-	EXPECT_EQ(0, xf_cq_count(F(0)));
+	EXPECT_EQ(0, xf_cq_count(E(0)));
 	munmap(w, LEN);
 	xf_free(rb, LEN);
 }
@@ -490,8 +486,8 @@ TEST_F(mfault, sender_killed_before_receivers)
 	EXPECT_LT(0, mc_stat("pinned_pages"));
 	kill_rank1(self);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
-	EXPECT_EQ(-ENOENT, take(F(0), rb, LEN, h, 0, &r));
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, h, 0, &r));
+	EXPECT_EQ(-ENOENT, take(E(0), rb, LEN, h, 0, &r));
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &r));
 	xf_free(rb, LEN);
 }
 

@@ -113,8 +113,6 @@ FIXTURE_TEARDOWN(pc)
 	}
 }
 
-#define E(i)	(&self->x.e[i])
-
 /*
  * Send buf[0..len) from rank 1 (queued, so pinned) and take it on rank
  * 0 into rb with the kernel copy: 0, or the step that went wrong.

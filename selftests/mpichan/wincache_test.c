@@ -81,8 +81,6 @@ FIXTURE_TEARDOWN(wc)
 		EXPECT_EQ(0, wc_wait_stat("pinned_pages", 0, 2000));
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* xf_probe() out of line: its sigsetjmp() stays out of the harness's. */
 static int __attribute__((noinline))
 wc_probe(const volatile unsigned char *p, unsigned char *val)

@@ -55,8 +55,6 @@ FIXTURE_TEARDOWN(fault)
 	XF_TEARDOWN(&self->x);
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* Start the helper as rank 1: fn does its part, then it waits. */
 static pid_t start_rank1(FIXTURE_DATA(fault) *self,
 			 void (*fn)(struct mpichan_ep *e, void *arg), void *arg)

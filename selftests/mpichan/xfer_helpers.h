@@ -24,6 +24,9 @@ struct xf {
 	long pin_cache;		/* pin_cache_entries to restore, or <= 0 */
 };
 
+/* Rank i's endpoint, in a test of a fixture whose struct xf is x. */
+#define E(i)	(&self->x.e[i])
+
 /* ---- module parameters ------------------------------------------------ */
 
 #define XF_PARAMS	"/sys/module/mpichan/parameters/"
