@@ -385,6 +385,42 @@ static inline int xf_cq_wait(const struct mpichan_ep *ep,
 	}
 }
 
+/*
+ * Send buf[0..len) from rank 1 (queued, so pinned) and take it by handle
+ * on rank 0 into rb, whose rb_size bytes are zeroed first: with the
+ * kernel copy, or, given a window win, with a mapped receive copied from
+ * the window and UNMAPped (*map_len, if map_len, what the window held).
+ * 0, or the step that went wrong.
+ */
+static inline int xf_pass(const struct xf *x, const void *buf, size_t len,
+			  unsigned char *rb, size_t rb_size,
+			  const unsigned char *win, size_t *map_len)
+{
+	uint32_t flags = MPICHAN_RECV_HANDLE | (win ? MPICHAN_RECV_MAP : 0);
+	uint32_t want = win ? MPICHAN_XFER_MAPPED : MPICHAN_XFER_DONE;
+	struct mpichan_send s;
+	struct mpichan_recv r;
+	struct mpichan_cqe c;
+
+	memset(rb, 0, rb_size);
+	if (xf_send(&x->e[1], buf, len, 0, 0, 5, 0, &s) ||
+	    s.status != MPICHAN_XFER_QUEUED)
+		return 1;
+	if (xf_recv(&x->e[0], rb, len, 1, 0, 5, flags, s.handle, 0, &r) ||
+	    r.status != want || r.len != len)
+		return 2;
+	if (win) {
+		memcpy(rb + r.map_off, win, r.map_len);
+		if (map_len)
+			*map_len = r.map_len;
+		if (xf_unmap(x->e[0].fd, r.handle))
+			return 3;
+	}
+	if (xf_cq_pop(&x->e[1], &c) != 1 || c.status || c.len != len)
+		return 4;
+	return 0;
+}
+
 /* ---- buffers --------------------------------------------------------- */
 
 /* Page-aligned anonymous memory of at least len bytes, or NULL. */
