@@ -36,6 +36,17 @@ FIXTURE_TEARDOWN(wait)
 	mc_job_close_owner(&self->job);
 }
 
+/* The fixture's job replaced by a two-rank job of its own, unattached. */
+static int new_job_of_two(FIXTURE_DATA(wait) *self)
+{
+	int r;
+
+	for (r = 0; r < 3; r++)
+		mc_ep_close(&self->e[r]);
+	mc_job_close_owner(&self->job);
+	return mc_job_create(&self->job, 2, 4096);
+}
+
 TEST_F(wait, timeout)
 {
 	int64_t t0, dt;
@@ -137,13 +148,7 @@ TEST_F(wait, notify_wakes_other_process)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(ready));
-	/* A two-rank job of its own. */
-	mc_ep_close(&self->e[0]);
-	mc_ep_close(&self->e[1]);
-	mc_ep_close(&self->e[2]);
-	mc_job_close_owner(&self->job);
-
-	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
+	ASSERT_EQ(0, new_job_of_two(self));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -611,11 +616,7 @@ TEST_F(wait, poll_woken_by_death)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(ready));
-	mc_ep_close(&self->e[0]);
-	mc_ep_close(&self->e[1]);
-	mc_ep_close(&self->e[2]);
-	mc_job_close_owner(&self->job);
-	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
+	ASSERT_EQ(0, new_job_of_two(self));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
