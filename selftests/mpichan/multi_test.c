@@ -296,13 +296,13 @@ TEST_F(multi, sender_gone_while_mapped)
  */
 FIXTURE(mfault) {
 	struct xf x;
-	struct xf_child rank1;
+	struct mc_child rank1;
 	unsigned char *buf;
 };
 
 FIXTURE_SETUP(mfault)
 {
-	xf_child_init(&self->rank1);
+	mc_child_init(&self->rank1);
 	self->buf = NULL;
 	XF_SETUP_BUT(&self->x, 3, 1);
 	self->buf = xf_alloc(LEN);
@@ -312,7 +312,7 @@ FIXTURE_SETUP(mfault)
 
 FIXTURE_TEARDOWN(mfault)
 {
-	xf_child_close(&self->rank1);
+	mc_child_close(&self->rank1);
 	XF_TEARDOWN(&self->x);
 	xf_free(self->buf, LEN);
 }
@@ -361,10 +361,10 @@ TEST_F(mfault, receiver_killed_before_taking)
 	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x51, &s));
 	ASSERT_EQ(0, take(E(2), rb, LEN, s.handle, 0, &r));
 	EXPECT_TRUE(mc_check(rb, 4, LEN));
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, NULL, NULL));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, &h));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, NULL, NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
 	EXPECT_EQ(0, xf_cq_count(E(0)));
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x51, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
@@ -389,9 +389,9 @@ TEST_F(mfault, receiver_killed_while_mapped)
 	ASSERT_NE(NULL, rb);
 	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x52, &s));
 	a.h = s.handle;
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, r1_map, &a));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, &h));
-	xf_child_kill(&self->rank1);
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_map, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, s.handle, 0, &r));
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x52, c.user_data);
@@ -413,12 +413,12 @@ TEST_F(mfault, sender_killed_between_receivers)
 	ASSERT_NE(NULL, rb);
 	w = xf_window(E(0)->fd, LEN, PROT_READ, MAP_SHARED);
 	ASSERT_NE(MAP_FAILED, w);
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, r1_send, &a));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, &h));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_send, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
 	EXPECT_EQ(LEN / XF_PAGE + 1, mc_stat("pinned_pages"));
 	ASSERT_EQ(0, take(E(0), rb, LEN, h, MPICHAN_RECV_MAP, &r));
 	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &q));
 	/* The mapped receiver still reads the dead sender's data. */
 	memcpy(rb + r.map_off, w, r.map_len);
@@ -441,10 +441,10 @@ TEST_F(mfault, sender_killed_before_receivers)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, r1_send, &a));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, &h));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_send, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
 	EXPECT_LT(0, mc_stat("pinned_pages"));
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	EXPECT_EQ(-ENOENT, take(E(0), rb, LEN, h, 0, &r));
 	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &r));

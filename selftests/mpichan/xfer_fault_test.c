@@ -15,18 +15,18 @@
  */
 FIXTURE(fault) {
 	struct xf x;
-	struct xf_child rank1;
+	struct mc_child rank1;
 };
 
 FIXTURE_SETUP(fault)
 {
-	xf_child_init(&self->rank1);
+	mc_child_init(&self->rank1);
 	XF_SETUP_BUT(&self->x, 3, 1);
 }
 
 FIXTURE_TEARDOWN(fault)
 {
-	xf_child_close(&self->rank1);
+	mc_child_close(&self->rank1);
 	XF_TEARDOWN(&self->x);
 }
 
@@ -56,15 +56,15 @@ TEST_F(fault, sender_killed_with_queued_sends)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, queue_sends,
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, queue_sends,
 				    NULL));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	EXPECT_EQ(5 * 16, mc_stat("pinned_pages"));
 	/* Rank 2 waits for a tag rank 1 never sends. */
 	ASSERT_EQ(0, xf_recv(E(2), rb, 16 * XF_PAGE, 1, 0, 99, 0, 0, 0x42, &q));
 	ASSERT_EQ(MPICHAN_XFER_QUEUED, q.status);
 	EXPECT_EQ(6 * 16, mc_stat("pinned_pages"));
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(E(0), 1)->state);
@@ -115,11 +115,11 @@ TEST_F(fault, receiver_killed_with_queued_recvs)
 	/* Queued before the receives, on a tag they do not take. */
 	ASSERT_EQ(0, xf_send(E(0), sb, 16 * XF_PAGE, 1, 0, 7, 0x43, &s));
 	ASSERT_EQ(MPICHAN_XFER_QUEUED, s.status);
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, queue_recvs,
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, queue_recvs,
 				    NULL));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	EXPECT_EQ(4 * 16, mc_stat("pinned_pages"));
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
@@ -167,9 +167,9 @@ TEST_F(fault, receiver_killed_while_mapped)
 	ASSERT_NE(NULL, sb);
 	mc_fill(sb, 5, m.len);
 	ASSERT_EQ(0, xf_send(E(0), sb, m.len, 1, 0, 3, 0x44, &s));
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, map_a_send, &m));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, NULL));
-	xf_child_kill(&self->rank1);
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, map_a_send, &m));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
+	mc_child_kill(&self->rank1);
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x44, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
@@ -206,13 +206,13 @@ TEST_F(fault, sender_killed_while_mapped)
 	ASSERT_NE(NULL, rb);
 	w = xf_window(E(0)->fd, m.len, PROT_READ, MAP_SHARED);
 	ASSERT_NE(MAP_FAILED, w);
-	ASSERT_EQ(0, xf_child_start(&self->x, &self->rank1, 1, send_for_map,
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, send_for_map,
 				    &m));
-	ASSERT_EQ(0, xf_child_ready(&self->rank1, NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	ASSERT_EQ(0, xf_recv(E(0), rb, m.len, 1, 0, 3, MPICHAN_RECV_MAP, 0, 0,
 			     &r));
 	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
-	xf_child_kill(&self->rank1);
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(m.len / XF_PAGE, mc_stat("pinned_pages"));
 	memcpy(rb + r.map_off, w, r.map_len);
 	EXPECT_TRUE(mc_check(rb, 6, m.len));

@@ -90,7 +90,7 @@ static inline void xf_pin_cache_restore(long was)
 
 /*
  * Create a job of n ranks and attach all of them here but rank skip
- * (-1: none), which a helper process attaches (struct xf_child): 0 or
+ * (-1: none), which a helper process attaches (struct mc_child): 0 or
  * -errno.
  */
 static inline int xf_open_but(struct xf *x, int n, int skip)
@@ -172,88 +172,6 @@ static inline void xf_close(struct xf *x)
 	if (_metadata->skip)						\
 		return;							\
 } while (0)
-
-/* ---- a rank in a helper process --------------------------------------- */
-
-/*
- * One rank of the job attached by a child process, which does its part,
- * reports a value (a handle, or 0) through a pipe and then waits to be
- * killed: a rank that dies with transfers queued, mapped or pinned.
- */
-struct xf_child {
-	pid_t pid;		/* -1: none */
-	int pipe[2];		/* -1: not made */
-};
-
-/* First thing in a fixture setup, so that the teardown may always run. */
-static inline void xf_child_init(struct xf_child *c)
-{
-	c->pid = -1;
-	c->pipe[0] = c->pipe[1] = -1;
-}
-
-/*
- * Fork a child that attaches as rank `rank` of x's job, runs fn (NULL:
- * nothing; it reports 0), reports what fn returned and waits to be
- * killed.  0, or -errno when no child could be started.
- */
-static inline int xf_child_start(struct xf *x, struct xf_child *c,
-				 uint32_t rank,
-				 uint64_t (*fn)(struct mpichan_ep *e, void *arg),
-				 void *arg)
-{
-	struct mpichan_ep e;
-	uint64_t v;
-
-	if (c->pipe[0] < 0 && pipe(c->pipe))
-		return -errno;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -errno;
-	if (c->pid)
-		return 0;
-	CHILD_CHECK(mc_ep_open(&e, &x->job, rank) == 0);
-	v = fn ? fn(&e, arg) : 0;
-	CHILD_CHECK(write(c->pipe[1], &v, sizeof(v)) == sizeof(v));
-	for (;;)
-		pause();
-}
-
-/* Wait (10 s at most) for the child's report, into *v if v: 0 or -1. */
-static inline int xf_child_ready(struct xf_child *c, uint64_t *v)
-{
-	struct pollfd p = { .fd = c->pipe[0], .events = POLLIN };
-	uint64_t got;
-
-	if (poll(&p, 1, 10000) != 1)
-		return -1;
-	if (read(c->pipe[0], &got, sizeof(got)) != sizeof(got))
-		return -1;
-	if (v)
-		*v = got;
-	return 0;
-}
-
-/* SIGKILL the child, if there is one, and reap it: the rank dies. */
-static inline void xf_child_kill(struct xf_child *c)
-{
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		mc_reap(c->pid);
-	}
-	c->pid = -1;
-}
-
-/* In a fixture teardown: the child killed, the pipe closed. */
-static inline void xf_child_close(struct xf_child *c)
-{
-	xf_child_kill(c);
-	if (c->pipe[0] >= 0) {
-		close(c->pipe[0]);
-		close(c->pipe[1]);
-	}
-	c->pipe[0] = c->pipe[1] = -1;
-}
 
 /* ---- the ioctls ----------------------------------------------------- */
 
