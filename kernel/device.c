@@ -32,16 +32,20 @@ union mpichan_ioctl_arg {
 };
 
 struct mpichan_ioctl_desc {
-	long (*handler)(struct file *file, void *arg);
+	long (*handler)(struct mpichan_file *mf, union mpichan_ioctl_arg *arg);
 	unsigned int dir;	/* _IOC_READ and/or _IOC_WRITE */
 	unsigned int size;	/* the struct's size in this module */
 	unsigned int min_size;	/* the struct's first published size */
-	bool out_on_error;	/* copy the result out even on failure */
+	unsigned int flags;	/* MPICHAN_IOCTL_* */
 };
 
-static long mpichan_version(struct file *file, void *arg)
+/* Copy the result out even when the handler fails. */
+#define MPICHAN_IOCTL_OUT_ON_ERROR	(1U << 0)
+
+static long mpichan_ioctl_version(struct mpichan_file *mf,
+				  union mpichan_ioctl_arg *arg)
 {
-	struct mpichan_version *v = arg;
+	struct mpichan_version *v = &arg->version;
 
 	v->abi_version = MPICHAN_ABI_VERSION;
 	v->max_ranks = MPICHAN_MAX_RANKS;
@@ -52,75 +56,127 @@ static long mpichan_version(struct file *file, void *arg)
 	return 0;
 }
 
-static long mpichan_ioc_create(struct file *file, void *arg)
+static long mpichan_ioctl_job_create(struct mpichan_file *mf,
+				     union mpichan_ioctl_arg *arg)
 {
-	return mpichan_job_create(file->private_data, arg);
+	return mpichan_job_create(mf, &arg->create);
 }
 
-static long mpichan_ioc_attach(struct file *file, void *arg)
+static long mpichan_ioctl_attach(struct mpichan_file *mf,
+				 union mpichan_ioctl_arg *arg)
 {
-	return mpichan_job_attach(file->private_data, arg);
+	return mpichan_job_attach(mf, &arg->attach);
 }
 
-static long mpichan_ioc_wait(struct file *file, void *arg)
+static long mpichan_ioctl_wait(struct mpichan_file *mf,
+			       union mpichan_ioctl_arg *arg)
 {
-	return mpichan_wait(file->private_data, arg);
+	return mpichan_wait(mf, &arg->wait);
 }
 
-static long mpichan_ioc_wake(struct file *file, void *arg)
+static long mpichan_ioctl_wake(struct mpichan_file *mf,
+			       union mpichan_ioctl_arg *arg)
 {
-	return mpichan_wake(file->private_data, arg);
+	return mpichan_wake(mf, &arg->wake);
 }
 
-static long mpichan_ioc_finish(struct file *file, void *arg)
+static long mpichan_ioctl_finish(struct mpichan_file *mf,
+				 union mpichan_ioctl_arg *arg)
 {
-	return mpichan_job_finish(file->private_data);
+	return mpichan_job_finish(mf);
 }
 
-static long mpichan_ioc_send(struct file *file, void *arg)
+static long mpichan_ioctl_send(struct mpichan_file *mf,
+			       union mpichan_ioctl_arg *arg)
 {
-	return mpichan_send(file->private_data, arg);
+	return mpichan_send(mf, &arg->send);
 }
 
-static long mpichan_ioc_recv(struct file *file, void *arg)
+static long mpichan_ioctl_recv(struct mpichan_file *mf,
+			       union mpichan_ioctl_arg *arg)
 {
-	return mpichan_recv(file->private_data, arg);
+	return mpichan_recv(mf, &arg->recv);
 }
 
-static long mpichan_ioc_cancel(struct file *file, void *arg)
+static long mpichan_ioctl_cancel(struct mpichan_file *mf,
+				 union mpichan_ioctl_arg *arg)
 {
-	return mpichan_cancel(file->private_data, arg);
+	return mpichan_cancel(mf, &arg->cancel);
 }
 
-static long mpichan_ioc_unmap(struct file *file, void *arg)
+static long mpichan_ioctl_unmap(struct mpichan_file *mf,
+				union mpichan_ioctl_arg *arg)
 {
-	return mpichan_unmap(file->private_data, arg);
+	return mpichan_unmap(mf, &arg->unmap);
 }
 
-#define MPICHAN_IOCTL(_nr, _fn, _dir, _type)				\
-	[_nr] = { .handler = _fn, .dir = _dir, .size = sizeof(_type),	\
-		  .min_size = sizeof(_type) }
-
-#define MPICHAN_RW	(_IOC_READ | _IOC_WRITE)
+/*
+ * One entry per ioctl, at its number; the direction and size are the
+ * ioctl number's own.  _min_size: the size the struct was first
+ * published with, the least a caller may pass.
+ */
+#define MPICHAN_IOCTL(_cmd, _handler, _min_size, _flags)		\
+	[_IOC_NR(_cmd)] = {						\
+		.handler = _handler,					\
+		.dir = _IOC_DIR(_cmd),					\
+		.size = _IOC_SIZE(_cmd),				\
+		.min_size = _min_size,					\
+		.flags = _flags,					\
+	}
 
 static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
-	MPICHAN_IOCTL(0x00, mpichan_version, _IOC_READ, struct mpichan_version),
-	MPICHAN_IOCTL(0x01, mpichan_ioc_create, MPICHAN_RW, struct mpichan_job_create),
+	MPICHAN_IOCTL(MPICHAN_IOC_VERSION, mpichan_ioctl_version,
+		      MPICHAN_SIZEOF_VERSION_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_JOB_CREATE, mpichan_ioctl_job_create,
+		      MPICHAN_SIZEOF_JOB_CREATE_V0, 0),
 	/* ABI 2 as first published: without off.coll. */
-	[0x02] = { .handler = mpichan_ioc_attach, .dir = MPICHAN_RW,
-		   .size = sizeof(struct mpichan_attach),
-		   .min_size = offsetofend(struct mpichan_attach, off.cq) },
-	[0x03] = { .handler = mpichan_ioc_wait, .dir = MPICHAN_RW,
-		   .size = sizeof(struct mpichan_wait),
-		   .min_size = sizeof(struct mpichan_wait),
-		   .out_on_error = true },
-	MPICHAN_IOCTL(0x04, mpichan_ioc_wake, _IOC_WRITE, struct mpichan_wake),
-	[0x05] = { .handler = mpichan_ioc_finish, .dir = _IOC_NONE },
-	MPICHAN_IOCTL(0x06, mpichan_ioc_send, MPICHAN_RW, struct mpichan_send),
-	MPICHAN_IOCTL(0x07, mpichan_ioc_recv, MPICHAN_RW, struct mpichan_recv),
-	MPICHAN_IOCTL(0x08, mpichan_ioc_cancel, _IOC_WRITE, struct mpichan_cancel),
-	MPICHAN_IOCTL(0x09, mpichan_ioc_unmap, _IOC_WRITE, struct mpichan_unmap),
+	MPICHAN_IOCTL(MPICHAN_IOC_ATTACH, mpichan_ioctl_attach,
+		      MPICHAN_SIZEOF_ATTACH_V0, 0),
+	/* dead_count is reported whatever the wait's outcome. */
+	MPICHAN_IOCTL(MPICHAN_IOC_WAIT, mpichan_ioctl_wait,
+		      MPICHAN_SIZEOF_WAIT_V0, MPICHAN_IOCTL_OUT_ON_ERROR),
+	MPICHAN_IOCTL(MPICHAN_IOC_WAKE, mpichan_ioctl_wake,
+		      MPICHAN_SIZEOF_WAKE_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_FINISH, mpichan_ioctl_finish, 0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_SEND, mpichan_ioctl_send,
+		      MPICHAN_SIZEOF_SEND_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_RECV, mpichan_ioctl_recv,
+		      MPICHAN_SIZEOF_RECV_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_CANCEL, mpichan_ioctl_cancel,
+		      MPICHAN_SIZEOF_CANCEL_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_UNMAP, mpichan_ioctl_unmap,
+		      MPICHAN_SIZEOF_UNMAP_V0, 0),
 };
+
+/*
+ * Every struct of the uapi is the size the header publishes: a field
+ * added, moved or padded differently breaks the build, not the ABI.
+ * The ioctl arguments that never grew are still their first size.
+ */
+static void mpichan_uapi_sizes(void)
+{
+	/* Shared memory. */
+	BUILD_BUG_ON(sizeof(struct mpichan_offsets) != MPICHAN_SIZEOF_OFFSETS);
+	BUILD_BUG_ON(sizeof(struct mpichan_job_hdr) != MPICHAN_SIZEOF_JOB_HDR);
+	BUILD_BUG_ON(sizeof(struct mpichan_rank_ctl) != MPICHAN_RANK_CTL_SIZE);
+	BUILD_BUG_ON(sizeof(struct mpichan_ring_ctl) != MPICHAN_RING_CTL_SIZE);
+	BUILD_BUG_ON(sizeof(struct mpichan_msg) != MPICHAN_SIZEOF_MSG);
+	BUILD_BUG_ON(sizeof(struct mpichan_cqe) != MPICHAN_CQE_SIZE);
+	/* ioctl arguments. */
+	BUILD_BUG_ON(sizeof(struct mpichan_iovec) != MPICHAN_SIZEOF_IOVEC);
+	BUILD_BUG_ON(sizeof(struct mpichan_version) != MPICHAN_SIZEOF_VERSION_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_job_create) !=
+		     MPICHAN_SIZEOF_JOB_CREATE_V0);
+	BUILD_BUG_ON(offsetofend(struct mpichan_attach, off.cq) !=
+		     MPICHAN_SIZEOF_ATTACH_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_attach) != MPICHAN_SIZEOF_ATTACH_V1);
+	BUILD_BUG_ON(sizeof(struct mpichan_wait) != MPICHAN_SIZEOF_WAIT_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_wake) != MPICHAN_SIZEOF_WAKE_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_send) != MPICHAN_SIZEOF_SEND_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_recv) != MPICHAN_SIZEOF_RECV_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_cancel) != MPICHAN_SIZEOF_CANCEL_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_unmap) != MPICHAN_SIZEOF_UNMAP_V0);
+}
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long uarg)
@@ -159,8 +215,9 @@ static long mpichan_ioctl(struct file *file, unsigned int cmd,
 	    copy_to_user(argp, &arg, min_t(size_t, usize, desc->size)))
 		return -EFAULT;
 
-	ret = desc->handler(file, &arg);
-	if ((ret < 0 && !desc->out_on_error) || !(desc->dir & _IOC_READ))
+	ret = desc->handler(file->private_data, &arg);
+	if ((ret < 0 && !(desc->flags & MPICHAN_IOCTL_OUT_ON_ERROR)) ||
+	    !(desc->dir & _IOC_READ))
 		return ret;
 
 	/* A caller built against a newer header gets its tail zeroed. */
@@ -215,6 +272,7 @@ static struct miscdevice mpichan_misc = {
 
 int mpichan_device_init(void)
 {
+	mpichan_uapi_sizes();
 	return misc_register(&mpichan_misc);
 }
 

@@ -165,6 +165,7 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 {
 	struct mpichan_job *job;
 	unsigned long i;
+	int ret;
 	u32 r;
 
 	job = kvzalloc(struct_size(job, ranks, nranks), GFP_KERNEL_ACCOUNT);
@@ -190,20 +191,21 @@ static struct mpichan_job *job_alloc(u32 nranks, u32 ring_bytes)
 		INIT_LIST_HEAD(&rank->sendq);
 		INIT_LIST_HEAD(&rank->recvq);
 	}
-	if (job_layout(job))
-		goto err_inval;
-	for (i = 0; i < job->eager_pages; i++)
-		if (!mpichan_job_page(job, i, true))
-			goto err_nomem;
+	ret = job_layout(job);
+	if (ret)
+		goto err_put_job;
+	for (i = 0; i < job->eager_pages; i++) {
+		if (!mpichan_job_page(job, i, true)) {
+			ret = -ENOMEM;
+			goto err_put_job;
+		}
+	}
 	job->hdr = job_addr(job, 0);
 	return job;
 
-err_inval:
+err_put_job:
 	job_put(job);
-	return ERR_PTR(-EINVAL);
-err_nomem:
-	job_put(job);
-	return ERR_PTR(-ENOMEM);
+	return ERR_PTR(ret);
 }
 
 static void job_fill_header(struct mpichan_job *job)
@@ -236,20 +238,18 @@ int mpichan_job_create(struct mpichan_file *mf, struct mpichan_job_create *c)
 	mutex_lock(&mf->lock);
 	if (mf->job) {
 		ret = -EISCONN;
-		goto out;
+		goto err_unlock;
 	}
 	job = job_alloc(c->nranks, ring_bytes);
 	if (IS_ERR(job)) {
 		ret = PTR_ERR(job);
-		goto out;
+		goto err_unlock;
 	}
 	job->owner_open = true;
 	ret = xa_alloc_cyclic(&mpichan_jobs, &job->id, job, xa_limit_32b,
 			      &mpichan_next_id, GFP_KERNEL);
-	if (ret < 0) {
-		job_put(job);
-		goto out;
-	}
+	if (ret < 0)
+		goto err_put_job;
 	job_fill_header(job);
 	mpichan_debugfs_job_add(job);
 
@@ -258,8 +258,12 @@ int mpichan_job_create(struct mpichan_file *mf, struct mpichan_job_create *c)
 	memcpy(c->secret, job->secret, sizeof(c->secret));
 	/* Pairs with the acquire in mpichan_file_rank() and mmap. */
 	smp_store_release(&mf->job, job);
-	ret = 0;
-out:
+	mutex_unlock(&mf->lock);
+	return 0;
+
+err_put_job:
+	job_put(job);
+err_unlock:
 	mutex_unlock(&mf->lock);
 	return ret;
 }
@@ -317,12 +321,12 @@ int mpichan_job_attach(struct mpichan_file *mf, struct mpichan_attach *a)
 	mutex_lock(&mf->lock);
 	if (mf->job) {
 		ret = -EISCONN;
-		goto out;
+		goto err_unlock;
 	}
 	job = job_lookup(a->job_id);
 	if (!job) {
 		ret = -ENOENT;
-		goto out;
+		goto err_unlock;
 	}
 	/* Identity first, then the secret, and only then the rank. */
 	if (!uid_eq(current_euid(), job->uid) && !capable(CAP_SYS_ADMIN))
@@ -333,17 +337,20 @@ int mpichan_job_attach(struct mpichan_file *mf, struct mpichan_attach *a)
 		ret = -ERANGE;
 	else
 		ret = rank_take(job, &job->ranks[a->rank]);
-	if (ret) {
-		job_put(job);
-		goto out;
-	}
+	if (ret)
+		goto err_put_job;
 	a->nranks = job->nranks;
 	a->ring_cells = job->ring_bytes / MPICHAN_CELL_SIZE;
 	a->off = job->off;
 	mf->rank = &job->ranks[a->rank];
 	/* Lockless readers that see the job see the rank too. */
 	smp_store_release(&mf->job, job);
-out:
+	mutex_unlock(&mf->lock);
+	return 0;
+
+err_put_job:
+	job_put(job);
+err_unlock:
 	mutex_unlock(&mf->lock);
 	return ret;
 }

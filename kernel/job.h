@@ -1,4 +1,67 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Jobs and ranks, and the module's lock order.
+ *
+ * Every lock of the module, outermost first.  A lock indented under
+ * another may be taken while that one is held, never the other way
+ * round; two locks of which neither is shown under the other are never
+ * held together, but for pcache->lock, a leaf (below).  A lock may
+ * stand in several places.
+ *
+ *   mf->lock (mutex): a file's JOB_CREATE and ATTACH
+ *     mpichan_jobs' xa_lock (spinlock): the attachable jobs
+ *     job->lock (mutex): rank states, owner_open, the counts; rank_take()
+ *       job->pages' xa_lock (spinlock): a CQ's pages, mpichan_job_page()
+ *
+ *   rank->win_lock (mutex): the rank's mapped receive: recv_map(),
+ *   mpichan_unmap(), win_first, win_mapped, win_entry (window.c)
+ *     mm->mmap_lock (rwsem), read: the rank's own, in
+ *     mpichan_window_map() and mpichan_window_done(), and in faults of
+ *     the copy of a mapped receive's partial pages into its buffer
+ *       page table locks (spinlocks): apply_to_page_range(),
+ *       zap_vma_ptes()
+ *     job->xfer_lock (mutex): to set, read or clear rank->mapped
+ *
+ *   job->xfer_lock (mutex): the transfer queues and handles, the
+ *   completion queues, rank->mapped, a multi-send's counts (match.c)
+ *     job->xfers' xa_lock (spinlock)
+ *     rank->wq.lock (spinlock): the wake-up of mpichan_cq_post()
+ *
+ *   mm->mmap_lock, held by the core around our callbacks: mmap()
+ *   (write: mpichan_mmap(), mpichan_window_mmap()), faults (read:
+ *   mpichan_vm_fault()), munmap() and exit (write, or downgraded to
+ *   read: window_close())
+ *     job->pages' xa_lock: a fault's page
+ *     the workqueue's locks: window_close() queues a release
+ *     pcache->lock: MMU notifier invalidations
+ *
+ *   pcache->lock (spinlock): a rank's pin cache (pincache.c).  Its MMU
+ *   notifier takes it under the core's mmap lock, under rmap locks and
+ *   in reclaim, so under any lock of ours held across an allocation: it
+ *   is a leaf, and nothing is allocated, taken or waited for under it.
+ *
+ * Never nested, in either order: job->lock with xfer_lock or win_lock;
+ * xfer_lock with the mmap lock.  Nothing takes win_lock under the mmap
+ * lock or under xfer_lock: window_close() takes no lock of ours, it
+ * xchg()s win_entry, as window_forget() does.
+ *
+ * Waits that a lock must not be held across, and where they happen:
+ *  - a cache entry's release (mpichan_pcache_put()) removes its MMU
+ *    notifier, which waits for an invalidation of the sender's mm in
+ *    progress: with no lock held, or only win_lock (window_put()), which
+ *    no invalidation takes; window_close() leaves it to pcache_wq;
+ *  - flush_workqueue(pcache_wq) in mpichan_pcache_close(): no lock held;
+ *  - job_release() waits in debugfs_remove_recursive() for readers of
+ *    the job's state, which take job->lock, xfer_lock and each
+ *    pcache->lock in turn, inside the seq_file's mutex.  It may run
+ *    under mf->lock (a failed ATTACH dropping the last reference), which
+ *    no reader takes.
+ *
+ * The module has no RCU or SRCU of its own (xa_load() reads under RCU
+ * inside the xarray).  Read without a lock: mf->job (release, acquire),
+ * rank->state (written under job->lock, read with READ_ONCE()),
+ * rank->pcache (cmpxchg()), win_entry (xchg()) and the atomics.
+ */
 #ifndef _MPICHAN_JOB_H
 #define _MPICHAN_JOB_H
 

@@ -18,10 +18,13 @@ static int __init mpichan_init(void)
 		return ret;
 	mpichan_debugfs_init();
 	ret = mpichan_device_init();
-	if (ret) {
-		mpichan_debugfs_exit();
-		mpichan_pcache_exit();
-	}
+	if (ret)
+		goto err_debugfs;
+	return 0;
+
+err_debugfs:
+	mpichan_debugfs_exit();
+	mpichan_pcache_exit();
 	return ret;
 }
 

@@ -10,6 +10,7 @@
  * the copy without the lock, then posts the other side's completion.
  */
 #include <linux/bitmap.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -64,12 +65,16 @@ static int xfer_pin(struct mpichan_job *job, struct mpichan_xfer *x, u64 iov,
 	return ret;
 }
 
-/* Put x at the back of its queue; the caller reserved its CQE. */
+/*
+ * Put x at the back of its queue; the caller reserved its CQE.  With
+ * xfer_lock held.
+ */
 static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
 {
 	struct mpichan_rank *owner = &job->ranks[x->owner];
 	int ret;
 
+	lockdep_assert_held(&job->xfer_lock);
 	ret = xa_alloc_cyclic(&job->xfers, &x->id, x, xa_limit_32b,
 			      &job->next_xfer, GFP_KERNEL_ACCOUNT);
 	if (ret < 0)
@@ -86,10 +91,12 @@ static int xfer_queue(struct mpichan_job *job, struct mpichan_xfer *x)
 	return 0;
 }
 
+/* Take x off its queue and its handle; with xfer_lock held. */
 static void xfer_unqueue(struct mpichan_job *job, struct mpichan_xfer *x)
 {
 	struct mpichan_rank *owner = &job->ranks[x->owner];
 
+	lockdep_assert_held(&job->xfer_lock);
 	list_del_init(&x->node);
 	xa_erase(&job->xfers, x->id);
 	if (x->kind == MPICHAN_XFER_SEND)
@@ -111,6 +118,7 @@ static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
 		.tag = tag,
 	};
 
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->kind == MPICHAN_XFER_SEND) {
 		e.flags = MPICHAN_CQE_SEND;
 	} else {
@@ -131,6 +139,7 @@ static void xfer_complete(struct mpichan_job *job, struct mpichan_xfer *x,
 static bool xfer_send_done(struct mpichan_job *job, struct mpichan_xfer *x,
 			   s64 moved, u32 rank)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (!x->multi) {
 		xfer_complete(job, x, moved, x->pin.len, rank, x->tag);
 		return true;
@@ -152,6 +161,7 @@ static bool xfer_send_done(struct mpichan_job *job, struct mpichan_xfer *x,
 static bool multi_close(struct mpichan_job *job, struct mpichan_xfer *x,
 			s32 err)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->binds_left) {
 		xfer_unqueue(job, x);
 		x->binds_left = 0;
@@ -165,10 +175,14 @@ static bool multi_close(struct mpichan_job *job, struct mpichan_xfer *x,
 	return true;
 }
 
-/* A receive takes send x: off its queue, or one receive of a multi-send. */
+/*
+ * A receive takes send x: off its queue, or one receive of a
+ * multi-send.  With xfer_lock held.
+ */
 static void xfer_take(struct mpichan_job *job, struct mpichan_rank *me,
 		      struct mpichan_xfer *x)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (!x->multi) {
 		xfer_unqueue(job, x);
 		return;
@@ -179,26 +193,64 @@ static void xfer_take(struct mpichan_job *job, struct mpichan_rank *me,
 		xfer_unqueue(job, x);
 }
 
+/* The first receive of dst's that takes the envelope; xfer_lock held. */
 static struct mpichan_xfer *find_recv(struct mpichan_rank *dst, u32 src,
 				      u32 context, s32 tag)
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&dst->job->xfer_lock);
 	list_for_each_entry(x, &dst->recvq, node)
 		if (recv_takes(x, src, context, tag))
 			return x;
 	return NULL;
 }
 
+/* The first send queued to me that want takes; xfer_lock held. */
 static struct mpichan_xfer *find_send(struct mpichan_rank *me,
 				      const struct mpichan_xfer *want)
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&me->job->xfer_lock);
 	list_for_each_entry(x, &me->sendq, node)
 		if (recv_takes(want, x->owner, x->context, x->tag))
 			return x;
 	return NULL;
+}
+
+/*
+ * No match yet for x, a send or a receive of me.  The first time round,
+ * reserve x's CQE and pin its buffer, dropping xfer_lock meanwhile: 0,
+ * and the caller looks for a match again.  The second time (*reserved),
+ * queue it: 1, and the reservation now belongs to the queued transfer.
+ * Or -errno, *reserved saying whether the caller still holds one.  With
+ * xfer_lock held.
+ */
+static int xfer_pin_or_queue(struct mpichan_job *job, struct mpichan_rank *me,
+			     struct mpichan_xfer *x, u64 iov, u32 iovcnt,
+			     bool *reserved)
+{
+	int ret;
+
+	lockdep_assert_held(&job->xfer_lock);
+	if (*reserved) {
+		/* Pinned, and still no match: queue it. */
+		ret = xfer_queue(job, x);
+		if (ret)
+			return ret;
+		*reserved = false;
+		return 1;
+	}
+	ret = mpichan_cq_reserve(me);
+	if (ret)
+		return ret;
+	*reserved = true;
+	/* Pin without the lock; a match may be posted meanwhile. */
+	mutex_unlock(&job->xfer_lock);
+	ret = xfer_pin(job, x, iov, iovcnt);
+	mutex_lock(&job->xfer_lock);
+	return ret;
 }
 
 /*
@@ -247,13 +299,13 @@ static int send_multi(struct mpichan_job *job, struct mpichan_rank *me,
 	x->bound = bitmap_zalloc(job->nranks, GFP_KERNEL_ACCOUNT);
 	if (!x->bound) {
 		ret = -ENOMEM;
-		goto out;
+		goto err_free_xfer;
 	}
 	mutex_lock(&job->xfer_lock);
 	ret = mpichan_cq_reserve(me);
 	mutex_unlock(&job->xfer_lock);
 	if (ret)
-		goto out;
+		goto err_free_xfer;
 	ret = xfer_pin(job, x, s->iov, s->iovcnt);
 	mutex_lock(&job->xfer_lock);
 	/* A death before it is queued would not fail it later. */
@@ -261,17 +313,19 @@ static int send_multi(struct mpichan_job *job, struct mpichan_rank *me,
 		ret = -EPIPE;
 	if (!ret)
 		ret = xfer_queue(job, x);
-	if (ret) {
-		mpichan_cq_unreserve(me);
-	} else {
-		s->status = MPICHAN_XFER_QUEUED;
-		s->handle = x->id;
-		x = NULL;
-	}
+	if (ret)
+		goto err_unreserve;
+	s->status = MPICHAN_XFER_QUEUED;
+	s->handle = x->id;
 	mutex_unlock(&job->xfer_lock);
-out:
-	if (x)
-		xfer_free(job, x);
+	return 0;
+
+err_unreserve:
+	/* xfer_lock held */
+	mpichan_cq_unreserve(me);
+	mutex_unlock(&job->xfer_lock);
+err_free_xfer:
+	xfer_free(job, x);
 	return ret;
 }
 
@@ -303,7 +357,7 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 		       s->tag, s->user_data);
 	if (!x) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_free_uiov;
 	}
 
 	mutex_lock(&job->xfer_lock);
@@ -319,37 +373,27 @@ int mpichan_send(struct mpichan_file *mf, struct mpichan_send *s)
 				mpichan_cq_unreserve(me);
 			mutex_unlock(&job->xfer_lock);
 			ret = send_into(job, me, recv, &u, s);
-			goto out;
+			goto out_free_xfer;
 		}
-		if (reserved) {
-			/* Pinned, and still nobody waiting: queue it. */
-			ret = xfer_queue(job, x);
-			if (!ret) {
-				s->status = MPICHAN_XFER_QUEUED;
-				s->handle = x->id;
-				/* The reservation now belongs to the queued send. */
-				reserved = false;
-				x = NULL;
-			}
+		ret = xfer_pin_or_queue(job, me, x, s->iov, s->iovcnt,
+					&reserved);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			s->status = MPICHAN_XFER_QUEUED;
+			s->handle = x->id;
+			x = NULL;
+			ret = 0;
 			break;
 		}
-		ret = mpichan_cq_reserve(me);
-		if (ret)
-			break;
-		reserved = true;
-		/* Pin without the lock; a receive may be posted meanwhile. */
-		mutex_unlock(&job->xfer_lock);
-		ret = xfer_pin(job, x, s->iov, s->iovcnt);
-		mutex_lock(&job->xfer_lock);
-		if (ret)
-			break;
 	}
 	if (reserved)
 		mpichan_cq_unreserve(me);
 	mutex_unlock(&job->xfer_lock);
-out:
+out_free_xfer:
 	if (x)
 		xfer_free(job, x);
+out_free_uiov:
 	mpichan_uiov_free(&u);
 	return ret;
 }
@@ -368,6 +412,7 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	u64 len = min_t(u64, p->len, iov_iter_count(&u->iter));
 	u64 head, mapped, tail;
 	ssize_t c1, c2;
+	int ret = 0;
 	long n;
 	bool busy;
 
@@ -383,10 +428,10 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	busy = me->mapped;
 	mutex_unlock(&job->xfer_lock);
 	if (busy)
-		goto plain;
+		goto out_unlock;
 	n = mpichan_window_map(me, p->pages + (head ? 1 : 0), n, p->entry);
 	if (n <= 0)
-		goto plain;
+		goto out_unlock;
 	mapped = (u64)n << PAGE_SHIFT;
 	tail = len - head - mapped;
 	c1 = mpichan_pin_range_to_iter(p, 0, head, &u->iter);
@@ -394,9 +439,8 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	c2 = c1 < 0 ? c1 : mpichan_pin_range_to_iter(p, head + mapped, tail,
 						     &u->iter);
 	if (c2 < 0) {
-		mpichan_window_done(me, false);
-		mutex_unlock(&me->win_lock);
-		return c2;
+		ret = c2;
+		goto err_window_done;
 	}
 	mutex_lock(&job->xfer_lock);
 	me->mapped = send;
@@ -413,9 +457,13 @@ static int recv_map(struct mpichan_job *job, struct mpichan_rank *me,
 	r->msg_src = send->owner;
 	r->msg_tag = send->tag;
 	return 1;
-plain:
+
+err_window_done:
+	mpichan_window_done(me, false);
+out_unlock:
+	/* Not mapped: 0 for the plain copy, or the copy's error. */
 	mutex_unlock(&me->win_lock);
-	return 0;
+	return ret;
 }
 
 /* The receiver's copy: a queued send's pinned pages into its buffer. */
@@ -456,6 +504,7 @@ static struct mpichan_xfer *recv_match(struct mpichan_job *job,
 {
 	struct mpichan_xfer *x;
 
+	lockdep_assert_held(&job->xfer_lock);
 	if (!(r->flags & MPICHAN_RECV_HANDLE))
 		return find_send(me, want);
 	x = r->handle <= U32_MAX ? xa_load(&job->xfers, r->handle) : NULL;
@@ -503,7 +552,7 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 		       r->tag, r->user_data);
 	if (!x) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_free_uiov;
 	}
 
 	mutex_lock(&job->xfer_lock);
@@ -519,7 +568,7 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 				mpichan_cq_unreserve(me);
 			mutex_unlock(&job->xfer_lock);
 			ret = recv_from(job, me, send, &u, r);
-			goto out;
+			goto out_free_xfer;
 		}
 		if (r->flags & MPICHAN_RECV_HANDLE) {
 			ret = -ENOENT;
@@ -533,32 +582,25 @@ int mpichan_recv(struct mpichan_file *mf, struct mpichan_recv *r)
 			ret = -EPIPE;
 			break;
 		}
-		if (reserved) {
-			ret = xfer_queue(job, x);
-			if (!ret) {
-				r->status = MPICHAN_XFER_QUEUED;
-				r->handle = x->id;
-				reserved = false;
-				x = NULL;
-			}
+		ret = xfer_pin_or_queue(job, me, x, r->iov, r->iovcnt,
+					&reserved);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			r->status = MPICHAN_XFER_QUEUED;
+			r->handle = x->id;
+			x = NULL;
+			ret = 0;
 			break;
 		}
-		ret = mpichan_cq_reserve(me);
-		if (ret)
-			break;
-		reserved = true;
-		mutex_unlock(&job->xfer_lock);
-		ret = xfer_pin(job, x, r->iov, r->iovcnt);
-		mutex_lock(&job->xfer_lock);
-		if (ret)
-			break;
 	}
 	if (reserved)
 		mpichan_cq_unreserve(me);
 	mutex_unlock(&job->xfer_lock);
-out:
+out_free_xfer:
 	if (x)
 		xfer_free(job, x);
+out_free_uiov:
 	mpichan_uiov_free(&u);
 	return ret;
 }
@@ -645,6 +687,7 @@ int mpichan_unmap(struct mpichan_file *mf, struct mpichan_unmap *um)
 static bool multi_rank_left(struct mpichan_job *job, struct mpichan_rank *rank,
 			    struct mpichan_xfer *x)
 {
+	lockdep_assert_held(&job->xfer_lock);
 	if (x->owner == rank->index) {
 		mpichan_cq_unreserve(rank);
 		x->orphan = true;

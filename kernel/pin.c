@@ -24,6 +24,7 @@ static struct iovec *iov_import(u64 uptr, u32 cnt, size_t *total)
 	struct mpichan_iovec v;
 	struct iovec *iov;
 	size_t sum = 0;
+	int ret;
 	u32 i;
 
 	if (cnt > MPICHAN_IOV_MAX)
@@ -33,19 +34,23 @@ static struct iovec *iov_import(u64 uptr, u32 cnt, size_t *total)
 		return ERR_PTR(-ENOMEM);
 	for (i = 0; i < cnt; i++) {
 		if (copy_from_user(&v, &uiov[i], sizeof(v))) {
-			kvfree(iov);
-			return ERR_PTR(-EFAULT);
+			ret = -EFAULT;
+			goto err_free_iov;
 		}
 		if (v.len > MAX_RW_COUNT || check_add_overflow(sum, (size_t)v.len, &sum) ||
 		    sum > MAX_RW_COUNT) {
-			kvfree(iov);
-			return ERR_PTR(-EINVAL);
+			ret = -EINVAL;
+			goto err_free_iov;
 		}
 		iov[i].iov_base = u64_to_user_ptr(v.base);
 		iov[i].iov_len = v.len;
 	}
 	*total = sum;
 	return iov;
+
+err_free_iov:
+	kvfree(iov);
+	return ERR_PTR(ret);
 }
 
 int mpichan_uiov_import(struct mpichan_uiov *u, u64 uptr, u32 cnt, int dir)
@@ -227,33 +232,41 @@ int mpichan_pin_iov(struct mpichan_pin *p, u64 uptr, u32 cnt, bool write,
 		return PTR_ERR(iov);
 	ret = pin_layout(p, iov, cnt);
 	if (ret)
-		goto out;
+		goto err_free_iov;
 	ret = pin_cached(p, iov, cnt, rank);
-	if (ret) {
-		ret = ret < 0 ? ret : 0;
-		goto out;
+	if (ret < 0)
+		goto err_free_segs;
+	if (ret > 0) {
+		/* The cache's pages, pins and charge. */
+		kvfree(iov);
+		return 0;
 	}
 	ret = mpichan_pin_charge(&p->user, p->npages, rank);
 	if (ret)
-		goto out;
+		goto err_free_segs;
 	p->pages = kvmalloc_array(max(p->npages, 1UL), sizeof(*p->pages),
 				  GFP_KERNEL_ACCOUNT);
 	if (!p->pages) {
 		ret = -ENOMEM;
-		goto out;
+		goto err_uncharge;
 	}
 	ret = pin_segments(p, iov, cnt);
-	if (!ret)
-		atomic_long_add(p->npages, &mpichan_stats.pinned_pages);
-out:
+	if (ret)
+		goto err_free_pages;
+	atomic_long_add(p->npages, &mpichan_stats.pinned_pages);
 	kvfree(iov);
-	if (ret) {
-		mpichan_pin_uncharge(p->user, p->npages);
-		if (!p->entry)
-			kvfree(p->pages);
-		kvfree(p->segs);
-		memset(p, 0, sizeof(*p));
-	}
+	return 0;
+
+err_free_pages:
+	kvfree(p->pages);
+err_uncharge:
+	mpichan_pin_uncharge(p->user, p->npages);
+err_free_segs:
+	kvfree(p->segs);
+err_free_iov:
+	kvfree(iov);
+	/* Nothing pinned: p is as mpichan_unpin() leaves it. */
+	memset(p, 0, sizeof(*p));
 	return ret;
 }
 

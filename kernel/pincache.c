@@ -26,6 +26,7 @@
  * releases; module unload destroys the workqueue after the last job.
  */
 #include <linux/kref.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
 #include <linux/module.h>
@@ -126,7 +127,11 @@ void mpichan_pcache_put_async(struct mpichan_pcache_entry *e)
 		queue_work(pcache_wq, &e->release);
 }
 
-/* Drop a reference in process context, with no lock held. */
+/*
+ * Drop a reference in process context, holding no lock an invalidation
+ * may need: the release waits for one in progress (the lock order is
+ * in job.h).
+ */
 void mpichan_pcache_put(struct mpichan_pcache_entry *e)
 {
 	if (refcount_dec_and_test(&e->ref))
@@ -228,7 +233,10 @@ pcache_lookup(struct mpichan_pcache *c, unsigned long start,
 	return NULL;
 }
 
-/* Evict from the cold end until the cache is within its bounds. */
+/*
+ * Evict from the cold end until the cache is within its bounds, onto
+ * gone, to be put once the lock is dropped.  c->lock held.
+ */
 static void pcache_trim(struct mpichan_pcache *c,
 			const struct mpichan_pcache_entry *keep,
 			struct list_head *gone)
@@ -239,6 +247,7 @@ static void pcache_trim(struct mpichan_pcache *c,
 	unsigned long max_pages = READ_ONCE(pin_cache_pages);
 	struct mpichan_pcache_entry *e, *tmp;
 
+	lockdep_assert_held(&c->lock);
 	list_for_each_entry_safe_reverse(e, tmp, &c->lru, lru) {
 		if (c->entries <= max_entries && c->pages <= max_pages)
 			break;
@@ -299,24 +308,19 @@ pcache_fill(struct mpichan_rank *rank, struct mpichan_pcache *c,
 		return ERR_PTR(-ENOMEM);
 	ret = mpichan_pin_charge(&e->user, npages, rank);
 	if (ret)
-		goto err_free;
+		goto err_free_entry;
 	/* The callback may run from here on: it needs e->cache alive. */
 	kref_get(&c->ref);
 	if (mmu_interval_notifier_insert(&e->notifier, current->mm, start,
 					 npages << PAGE_SHIFT, &pcache_ops)) {
-		kref_put(&c->ref, pcache_free);
-		mpichan_pin_uncharge(e->user, npages);
-		kvfree(e);
-		return NULL;
+		/* Not for the cache: the caller pins it itself. */
+		ret = 0;
+		goto err_put_cache;
 	}
 	seq = mmu_interval_read_begin(&e->notifier);
 	ret = mpichan_pin_pages(start, npages, false, e->pages);
-	if (ret) {
-		mmu_interval_notifier_remove(&e->notifier);
-		kref_put(&c->ref, pcache_free);
-		mpichan_pin_uncharge(e->user, npages);
-		goto err_free;
-	}
+	if (ret)
+		goto err_remove_notifier;
 	atomic_long_add(npages, &mpichan_stats.pinned_pages);
 
 	spin_lock(&c->lock);
@@ -334,9 +338,14 @@ pcache_fill(struct mpichan_rank *rank, struct mpichan_pcache *c,
 	put_all(&gone);
 	return e;
 
-err_free:
+err_remove_notifier:
+	mmu_interval_notifier_remove(&e->notifier);
+err_put_cache:
+	kref_put(&c->ref, pcache_free);
+	mpichan_pin_uncharge(e->user, npages);
+err_free_entry:
 	kvfree(e);
-	return ERR_PTR(ret);
+	return ret ? ERR_PTR(ret) : NULL;
 }
 
 /*

@@ -16,6 +16,7 @@
  * mapped, read-only; a send of other pages, an entry no longer cached
  * at UNMAP, munmap() of the window or the rank leaving ends it.
  */
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/module.h>
@@ -63,6 +64,7 @@ static void window_close(struct vm_area_struct *vma)
 	struct mpichan_rank *rank = vma->vm_private_data;
 	struct mpichan_pcache_entry *e;
 
+	lockdep_assert_held(&vma->vm_mm->mmap_lock);
 	if (vma->vm_start != rank->win_start)
 		return;
 	rank->win_start = 0;
@@ -87,6 +89,7 @@ static const struct vm_operations_struct window_vm_ops = {
 /* Called with the mmap lock held for writing. */
 int mpichan_window_mmap(struct mpichan_rank *rank, struct vm_area_struct *vma)
 {
+	lockdep_assert_held_write(&vma->vm_mm->mmap_lock);
 	if (vma->vm_flags & VM_WRITE)
 		return -EACCES;
 	if (vma->vm_flags & VM_EXEC)
@@ -110,6 +113,7 @@ static struct vm_area_struct *window_vma(struct mpichan_rank *rank)
 {
 	struct vm_area_struct *vma;
 
+	lockdep_assert_held(&current->mm->mmap_lock);
 	if (!rank->win_start)
 		return NULL;
 	vma = vma_lookup(current->mm, rank->win_start);
@@ -156,6 +160,9 @@ static int window_set_pte(pte_t *pte, unsigned long addr, void *data)
 static struct mpichan_pcache_entry *
 window_forget(struct mpichan_rank *rank, struct vm_area_struct *vma)
 {
+	lockdep_assert_held(&rank->win_lock);
+	if (vma)
+		lockdep_assert_held(&vma->vm_mm->mmap_lock);
 	if (rank->win_mapped && vma)
 		zap_vma_ptes(vma, vma->vm_start,
 			     rank->win_mapped << PAGE_SHIFT);
@@ -177,12 +184,15 @@ static void window_put(struct mpichan_pcache_entry *e)
 
 /*
  * The window already maps pages[0..n), left there by an earlier send
- * of the same cached buffer (e)?  Then only pages past n go.
+ * of the same cached buffer (e)?  Then only pages past n go.  win_lock
+ * and the mmap lock held.
  */
 static bool window_hit(struct mpichan_rank *rank, struct vm_area_struct *vma,
 		       struct page **pages, unsigned long n,
 		       struct mpichan_pcache_entry *e)
 {
+	lockdep_assert_held(&rank->win_lock);
+	lockdep_assert_held(&vma->vm_mm->mmap_lock);
 	if (!e || e != rank->win_entry || pages != rank->win_first ||
 	    n > rank->win_mapped)
 		return false;
@@ -220,12 +230,12 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 	if (!vma) {
 		old = window_forget(rank, NULL);
 		ret = -ENXIO;
-		goto out;
+		goto out_unlock;
 	}
 	n = min(n, rank->win_pages);
 	if (window_hit(rank, vma, pages, n, e)) {
 		ret = n;
-		goto out;
+		goto out_unlock;
 	}
 	old = window_forget(rank, vma);
 	f.prot = vma->vm_page_prot;
@@ -234,7 +244,7 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 	if (ret) {
 		if (f.done)
 			zap_vma_ptes(vma, vma->vm_start, f.done << PAGE_SHIFT);
-		goto out;
+		goto out_unlock;
 	}
 	atomic_long_inc(&mpichan_stats.window_maps);
 	rank->win_first = pages;
@@ -244,7 +254,7 @@ long mpichan_window_map(struct mpichan_rank *rank, struct page **pages,
 		rank->win_entry = e;
 	}
 	ret = n;
-out:
+out_unlock:
 	mmap_read_unlock(f.mm);
 	window_put(old);
 	return ret;

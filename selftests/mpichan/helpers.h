@@ -255,6 +255,92 @@ static inline int mc_take(int fd, int timeout_ms)
 	return (unsigned char)c;
 }
 
+/*
+ * A rank of a job in a child process, which attaches, does its part,
+ * reports a value (a handle, or 0) through a pipe and then waits to be
+ * killed: a rank that dies with whatever it left behind.
+ */
+struct mc_child {
+	pid_t pid;		/* -1: none */
+	int pipe[2];		/* -1: not made */
+};
+
+/* Before anything can fail, so that mc_child_close() may always run. */
+static inline void mc_child_init(struct mc_child *c)
+{
+	c->pid = -1;
+	c->pipe[0] = c->pipe[1] = -1;
+}
+
+/*
+ * Fork a child that attaches as rank `rank` of job, runs fn (NULL:
+ * nothing; it reports 0), reports what fn returned and waits to be
+ * killed.  0, or -errno when no child could be started.
+ */
+static inline int mc_child_start(struct mc_child *c, const struct mc_job *job,
+				 uint32_t rank,
+				 uint64_t (*fn)(struct mpichan_ep *e, void *arg),
+				 void *arg)
+{
+	struct mpichan_ep e;
+	uint64_t v;
+
+	if (c->pipe[0] < 0 && pipe(c->pipe))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -errno;
+	if (c->pid)
+		return 0;
+	CHILD_CHECK(mc_ep_open(&e, job, rank) == 0);
+	v = fn ? fn(&e, arg) : 0;
+	CHILD_CHECK(write(c->pipe[1], &v, sizeof(v)) == sizeof(v));
+	for (;;)
+		pause();
+}
+
+/* Wait (10 s at most) for the child's report, into *v if v: 0 or -1. */
+static inline int mc_child_ready(struct mc_child *c, uint64_t *v)
+{
+	struct pollfd p = { .fd = c->pipe[0], .events = POLLIN };
+	uint64_t got;
+
+	if (poll(&p, 1, 10000) != 1)
+		return -1;
+	if (read(c->pipe[0], &got, sizeof(got)) != sizeof(got))
+		return -1;
+	if (v)
+		*v = got;
+	return 0;
+}
+
+/*
+ * SIGKILL the child, if there is one (again: it may be dead already),
+ * and reap it: its exit code as mc_reap() gives it, -1 for none.
+ */
+static inline int mc_child_kill(struct mc_child *c)
+{
+	int ret = -1;
+
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		ret = mc_reap(c->pid);
+	}
+	c->pid = -1;
+	return ret;
+}
+
+/* In a teardown: the child killed, the pipe closed. */
+static inline void mc_child_close(struct mc_child *c)
+{
+	mc_child_kill(c);
+	if (c->pipe[0] >= 0) {
+		close(c->pipe[0]);
+		close(c->pipe[1]);
+	}
+	c->pipe[0] = c->pipe[1] = -1;
+}
+
 /* ---- debugfs ------------------------------------------------------- */
 
 /* Whole file into buf (NUL-terminated): length or -errno. */

@@ -69,8 +69,6 @@ FIXTURE_TEARDOWN(multi)
 		xf_free(self->rb[i], LEN);
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* Three receivers of one send: one CQE for the sender, after the last. */
 TEST_F(multi, three_receivers)
 {
@@ -294,37 +292,19 @@ TEST_F(multi, sender_gone_while_mapped)
 /*
  * Faults with a real process: the test attaches ranks 0 and 2 of a
  * three-rank job, a child attaches rank 1, does its part, reports a
- * handle (or 0) through a pipe and waits to be killed.
+ * handle (or 0) and waits to be killed.
  */
 FIXTURE(mfault) {
 	struct xf x;
-	int pipe[2];
-	pid_t pid;
+	struct mc_child rank1;
 	unsigned char *buf;
 };
 
 FIXTURE_SETUP(mfault)
 {
-	self->pid = -1;
-	self->pipe[0] = self->pipe[1] = -1;
-	self->x.job.owner = -1;
-	self->x.pin_cache = 0;
+	mc_child_init(&self->rank1);
 	self->buf = NULL;
-	MC_REQUIRE_DEVICE();
-	if (!mc_debugfs_present())
-		SKIP(return, "%s absent: is debugfs mounted?", MC_DEBUGFS);
-	ASSERT_EQ(0, mc_stat("pinned_pages"));
-	self->x.pin_cache = xf_pin_cache_off();
-	if (self->x.pin_cache == -EACCES)
-		SKIP(return, "needs root to turn the pin cache off");
-	ASSERT_LE(0, self->x.pin_cache);
-	ASSERT_EQ(0, pipe(self->pipe));
-	ASSERT_EQ(0, mc_job_create(&self->x.job, 3, 4096));
-	self->x.n = 3;
-	self->x.e[1].fd = -1;
-	self->x.e[3].fd = -1;
-	ASSERT_EQ(0, mc_ep_open(&self->x.e[0], &self->x.job, 0));
-	ASSERT_EQ(0, mc_ep_open(&self->x.e[2], &self->x.job, 2));
+	XF_SETUP_BUT(&self->x, 3, 1);
 	self->buf = xf_alloc(LEN);
 	ASSERT_NE(NULL, self->buf);
 	mc_fill(self->buf, 4, LEN);
@@ -332,64 +312,40 @@ FIXTURE_SETUP(mfault)
 
 FIXTURE_TEARDOWN(mfault)
 {
-	if (self->pid > 0) {
-		kill(self->pid, SIGKILL);
-		mc_reap(self->pid);
-	}
-	if (self->pipe[0] >= 0) {
-		close(self->pipe[0]);
-		close(self->pipe[1]);
-	}
+	mc_child_close(&self->rank1);
 	XF_TEARDOWN(&self->x);
 	xf_free(self->buf, LEN);
 }
 
-/* What rank 1 does: 0 = attach only, else map send `handle`, or send. */
-enum { R1_IDLE, R1_MAP, R1_SEND };
+/* What rank 1 does with the fixture's buffer and a handle. */
+struct r1_arg {
+	unsigned char *buf;
+	uint64_t h;
+};
 
-static pid_t start_rank1(FIXTURE_DATA(mfault) *self, int what, uint64_t h)
+/* Map send h, taken by handle: reports h. */
+static uint64_t r1_map(struct mpichan_ep *e, void *arg)
 {
-	pid_t pid = fork();
-	struct mpichan_send s;
+	const struct r1_arg *a = arg;
 	struct mpichan_recv r;
-	struct mpichan_ep e;
 	void *w;
 
-	if (pid)
-		return pid;
-	CHILD_CHECK(mc_ep_open(&e, &self->x.job, 1) == 0);
-	if (what == R1_MAP) {
-		w = xf_window(e.fd, LEN, PROT_READ, MAP_SHARED);
-		CHILD_CHECK(w != MAP_FAILED);
-		CHILD_CHECK(take(&e, self->buf, LEN, h, MPICHAN_RECV_MAP,
-				 &r) == 0);
-		CHILD_CHECK(r.status == MPICHAN_XFER_MAPPED);
-	} else if (what == R1_SEND) {
-		CHILD_CHECK(multi_send(&e, self->buf, LEN, 2, 0, &s) == 0);
-		h = s.handle;
-	}
-	CHILD_CHECK(write(self->pipe[1], &h, sizeof(h)) == sizeof(h));
-	for (;;)
-		pause();
+	w = xf_window(e->fd, LEN, PROT_READ, MAP_SHARED);
+	CHILD_CHECK(w != MAP_FAILED);
+	CHILD_CHECK(take(e, a->buf, LEN, a->h, MPICHAN_RECV_MAP, &r) == 0);
+	CHILD_CHECK(r.status == MPICHAN_XFER_MAPPED);
+	return a->h;
 }
 
-static int wait_rank1(FIXTURE_DATA(mfault) *self, uint64_t *h)
+/* Post a multi-send to two receivers: reports its handle. */
+static uint64_t r1_send(struct mpichan_ep *e, void *arg)
 {
-	struct pollfd p = { .fd = self->pipe[0], .events = POLLIN };
+	const struct r1_arg *a = arg;
+	struct mpichan_send s;
 
-	if (poll(&p, 1, 10000) != 1)
-		return -1;
-	return read(self->pipe[0], h, sizeof(*h)) == sizeof(*h) ? 0 : -1;
+	CHILD_CHECK(multi_send(e, a->buf, LEN, 2, 0, &s) == 0);
+	return s.handle;
 }
-
-static void kill_rank1(FIXTURE_DATA(mfault) *self)
-{
-	kill(self->pid, SIGKILL);
-	mc_reap(self->pid);
-	self->pid = -1;
-}
-
-#define F(i)	(&self->x.e[i])
 
 /* A receiver dies before taking it: the sender gets -EPIPE. */
 TEST_F(mfault, receiver_killed_before_taking)
@@ -402,20 +358,19 @@ TEST_F(mfault, receiver_killed_before_taking)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, multi_send(F(0), self->buf, LEN, 2, 0x51, &s));
-	ASSERT_EQ(0, take(F(2), rb, LEN, s.handle, 0, &r));
+	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x51, &s));
+	ASSERT_EQ(0, take(E(2), rb, LEN, s.handle, 0, &r));
 	EXPECT_TRUE(mc_check(rb, 4, LEN));
-	self->pid = start_rank1(self, R1_IDLE, 0);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(0, wait_rank1(self, &h));
-	EXPECT_EQ(0, xf_cq_count(F(0)));
-	kill_rank1(self);
-	ASSERT_EQ(0, xf_cq_wait(F(0), &c, 5000));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, NULL, NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
+	EXPECT_EQ(0, xf_cq_count(E(0)));
+	mc_child_kill(&self->rank1);
+	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x51, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	/* After a death a new one fails at once. */
-	EXPECT_EQ(-EPIPE, multi_send(F(0), self->buf, LEN, 1, 0, &s));
+	EXPECT_EQ(-EPIPE, multi_send(E(0), self->buf, LEN, 1, 0, &s));
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	xf_free(rb, LEN);
 }
@@ -427,17 +382,18 @@ TEST_F(mfault, receiver_killed_while_mapped)
 	struct mpichan_send s;
 	struct mpichan_recv r;
 	struct mpichan_cqe c = { 0 };
+	struct r1_arg a = { self->buf, 0 };
 	uint64_t h;
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	ASSERT_EQ(0, multi_send(F(0), self->buf, LEN, 2, 0x52, &s));
-	self->pid = start_rank1(self, R1_MAP, s.handle);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(0, wait_rank1(self, &h));
-	kill_rank1(self);
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, s.handle, 0, &r));
-	ASSERT_EQ(0, xf_cq_wait(F(0), &c, 5000));
+	ASSERT_EQ(0, multi_send(E(0), self->buf, LEN, 2, 0x52, &s));
+	a.h = s.handle;
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_map, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
+	mc_child_kill(&self->rank1);
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, s.handle, 0, &r));
+	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x52, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
@@ -450,27 +406,27 @@ TEST_F(mfault, sender_killed_between_receivers)
 {
 	unsigned char *rb = xf_alloc(LEN), *w;
 	struct mpichan_recv r, q;
+	struct r1_arg a = { self->buf, 0 };
 	uint64_t h;
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	w = xf_window(F(0)->fd, LEN, PROT_READ, MAP_SHARED);
+	w = xf_window(E(0)->fd, LEN, PROT_READ, MAP_SHARED);
 	ASSERT_NE(MAP_FAILED, w);
-	self->pid = start_rank1(self, R1_SEND, 0);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(0, wait_rank1(self, &h));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_send, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
 	EXPECT_EQ(LEN / XF_PAGE + 1, mc_stat("pinned_pages"));
-	ASSERT_EQ(0, take(F(0), rb, LEN, h, MPICHAN_RECV_MAP, &r));
+	ASSERT_EQ(0, take(E(0), rb, LEN, h, MPICHAN_RECV_MAP, &r));
 	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
-	kill_rank1(self);
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, h, 0, &q));
+	mc_child_kill(&self->rank1);
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &q));
 	/* The mapped receiver still reads the dead sender's data. */
 	memcpy(rb + r.map_off, w, r.map_len);
 	EXPECT_TRUE(mc_check(rb, 4, LEN));
 	EXPECT_EQ(LEN / XF_PAGE + 1, mc_stat("pinned_pages"));
-	ASSERT_EQ(0, xf_unmap(F(0)->fd, r.handle));
+	ASSERT_EQ(0, xf_unmap(E(0)->fd, r.handle));
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
-	EXPECT_EQ(0, xf_cq_count(F(0)));
+	EXPECT_EQ(0, xf_cq_count(E(0)));
 	munmap(w, LEN);
 	xf_free(rb, LEN);
 }
@@ -480,18 +436,18 @@ TEST_F(mfault, sender_killed_before_receivers)
 {
 	unsigned char *rb = xf_alloc(LEN);
 	struct mpichan_recv r;
+	struct r1_arg a = { self->buf, 0 };
 	uint64_t h;
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	self->pid = start_rank1(self, R1_SEND, 0);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(0, wait_rank1(self, &h));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, r1_send, &a));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, &h));
 	EXPECT_LT(0, mc_stat("pinned_pages"));
-	kill_rank1(self);
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
-	EXPECT_EQ(-ENOENT, take(F(0), rb, LEN, h, 0, &r));
-	EXPECT_EQ(-ENOENT, take(F(2), rb, LEN, h, 0, &r));
+	EXPECT_EQ(-ENOENT, take(E(0), rb, LEN, h, 0, &r));
+	EXPECT_EQ(-ENOENT, take(E(2), rb, LEN, h, 0, &r));
 	xf_free(rb, LEN);
 }
 

@@ -113,29 +113,13 @@ FIXTURE_TEARDOWN(pc)
 	}
 }
 
-#define E(i)	(&self->x.e[i])
-
 /*
  * Send buf[0..len) from rank 1 (queued, so pinned) and take it on rank
  * 0 into rb with the kernel copy: 0, or the step that went wrong.
  */
 static int pc_xfer(FIXTURE_DATA(pc) *self, const void *buf, size_t len)
 {
-	struct mpichan_send s;
-	struct mpichan_recv r;
-	struct mpichan_cqe c;
-
-	memset(self->rb, 0, LEN);
-	if (xf_send(E(1), buf, len, 0, 0, 5, 0, &s) ||
-	    s.status != MPICHAN_XFER_QUEUED)
-		return 1;
-	if (xf_recv(E(0), self->rb, len, 1, 0, 5, MPICHAN_RECV_HANDLE,
-		    s.handle, 0, &r) || r.status != MPICHAN_XFER_DONE ||
-	    r.len != len)
-		return 2;
-	if (xf_cq_pop(E(1), &c) != 1 || c.status || c.len != len)
-		return 3;
-	return 0;
+	return xf_pass(&self->x, buf, len, self->rb, LEN, NULL, NULL);
 }
 
 TEST_F(pc, resend_hits)

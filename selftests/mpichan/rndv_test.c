@@ -24,8 +24,6 @@ FIXTURE_TEARDOWN(rndv)
 	XF_TEARDOWN(&self->x);
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* Send posted first: QUEUED, then the receive copies (DONE). */
 TEST_F(rndv, send_first)
 {

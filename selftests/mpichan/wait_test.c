@@ -36,6 +36,17 @@ FIXTURE_TEARDOWN(wait)
 	mc_job_close_owner(&self->job);
 }
 
+/* The fixture's job replaced by a two-rank job of its own, unattached. */
+static int new_job_of_two(FIXTURE_DATA(wait) *self)
+{
+	int r;
+
+	for (r = 0; r < 3; r++)
+		mc_ep_close(&self->e[r]);
+	mc_job_close_owner(&self->job);
+	return mc_job_create(&self->job, 2, 4096);
+}
+
 TEST_F(wait, timeout)
 {
 	int64_t t0, dt;
@@ -137,13 +148,7 @@ TEST_F(wait, notify_wakes_other_process)
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(ready));
-	/* A two-rank job of its own. */
-	mc_ep_close(&self->e[0]);
-	mc_ep_close(&self->e[1]);
-	mc_ep_close(&self->e[2]);
-	mc_job_close_owner(&self->job);
-
-	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
+	ASSERT_EQ(0, new_job_of_two(self));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -313,31 +318,25 @@ TEST_F(wait, empty_peer_has_not_left)
 	mc_job_close_owner(&job);
 }
 
+static uint64_t finish_rank(struct mpichan_ep *e, void *arg)
+{
+	CHILD_CHECK(mc_finish(e->fd) == 0);
+	return 0;
+}
+
 TEST_F(wait, killed_rank_is_dead)
 {
 	struct mpichan_job_hdr *h;
+	struct mc_child child;
 	struct mc_job job;
 	struct mpichan_ep ep;
-	int ready[2];
-	pid_t pid;
 
+	mc_child_init(&child);
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
-	ASSERT_EQ(0, pipe(ready));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct mpichan_ep c;
-
-		CHILD_CHECK(mc_ep_open(&c, &job, 1) == 0);
-		CHILD_CHECK(mc_finish(c.fd) == 0);
-		CHILD_CHECK(mc_post(ready[1], 1) == 0);
-		pause();
-		_exit(0);
-	}
-	ASSERT_EQ(1, mc_take(ready[0], 10000));
+	ASSERT_EQ(0, mc_child_start(&child, &job, 1, finish_rank, NULL));
+	ASSERT_EQ(0, mc_child_ready(&child, NULL));
 	ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
-	ASSERT_EQ(0, kill(pid, SIGKILL));
-	EXPECT_EQ(128 + SIGKILL, mc_reap(pid));
+	EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
 	h = mpichan_hdr(&ep);
 	/* The child called FINISH, then was killed: finished. */
 	EXPECT_EQ(MPICHAN_RANK_FINISHED, mpichan_rank_ctl(&ep, 1)->state);
@@ -348,20 +347,10 @@ TEST_F(wait, killed_rank_is_dead)
 
 	/* Without FINISH, a kill -9 is a death. */
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct mpichan_ep c;
-
-		CHILD_CHECK(mc_ep_open(&c, &job, 1) == 0);
-		CHILD_CHECK(mc_post(ready[1], 1) == 0);
-		pause();
-		_exit(0);
-	}
-	ASSERT_EQ(1, mc_take(ready[0], 10000));
+	ASSERT_EQ(0, mc_child_start(&child, &job, 1, NULL, NULL));
+	ASSERT_EQ(0, mc_child_ready(&child, NULL));
 	ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
-	ASSERT_EQ(0, kill(pid, SIGKILL));
-	EXPECT_EQ(128 + SIGKILL, mc_reap(pid));
+	EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
 	h = mpichan_hdr(&ep);
 	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(&ep, 1)->state);
 	EXPECT_EQ(1, h->dead_count);
@@ -369,6 +358,16 @@ TEST_F(wait, killed_rank_is_dead)
 	EXPECT_EQ(-EPIPE, mc_wait(ep.fd, 0, 1, NULL));
 	mc_ep_close(&ep);
 	mc_job_close_owner(&job);
+	mc_child_close(&child);
+}
+
+/* The child is a rank, not the job's owner. */
+static uint64_t close_owner(struct mpichan_ep *e, void *arg)
+{
+	const struct mc_job *job = arg;
+
+	close(job->owner);
+	return 0;
 }
 
 /* kill -9 of a peer: a sleeper naming it returns -EPIPE at once. */
@@ -376,30 +375,20 @@ TEST_F(wait, death_wakes_sleeper_promptly)
 {
 	struct waker w = { .delay_ms = 300 };
 	static const int32_t peers[] = { 1, MPICHAN_RANK_ANY };
+	struct mc_child child;
 	struct mc_job job;
 	struct mpichan_ep ep;
-	int ready[2], i;
 	pthread_t t;
 	int64_t dt;
-	pid_t pid;
+	int i;
 
-	ASSERT_EQ(0, pipe(ready));
+	mc_child_init(&child);
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (pid == 0) {
-			struct mpichan_ep c;
-
-			close(job.owner);
-			CHILD_CHECK(mc_ep_open(&c, &job, 1) == 0);
-			CHILD_CHECK(mc_post(ready[1], 1) == 0);
-			pause();
-			_exit(0);
-		}
-		ASSERT_EQ(1, mc_take(ready[0], 10000));
+		ASSERT_EQ(0, mc_child_start(&child, &job, 1, close_owner, &job));
+		ASSERT_EQ(0, mc_child_ready(&child, NULL));
 		ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
-		w.kill_pid = pid;
+		w.kill_pid = child.pid;
 		ASSERT_EQ(0, pthread_create(&t, NULL, waker_fn, &w));
 		EXPECT_EQ(-EPIPE, mc_wait(ep.fd, 20 * MC_SEC, peers[i], NULL));
 		dt = mc_now_ns() - w.at;
@@ -408,10 +397,12 @@ TEST_F(wait, death_wakes_sleeper_promptly)
 		EXPECT_GT(500 * MC_MS, dt)
 			TH_LOG("peer %d: EPIPE %lld ms after the kill",
 			       peers[i], (long long)(dt / MC_MS));
-		EXPECT_EQ(128 + SIGKILL, mc_reap(pid));
+		/* The waker killed it: this only reaps it. */
+		EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
 		mc_ep_close(&ep);
 		mc_job_close_owner(&job);
 	}
+	mc_child_close(&child);
 }
 
 struct sleeper {
@@ -606,35 +597,24 @@ TEST_F(wait, poll_blocks_until_wake)
 TEST_F(wait, poll_woken_by_death)
 {
 	struct waker w = { .delay_ms = 300 };
-	int ready[2], rev;
+	struct mc_child child;
 	pthread_t t;
-	pid_t pid;
+	int rev;
 
-	ASSERT_EQ(0, pipe(ready));
-	mc_ep_close(&self->e[0]);
-	mc_ep_close(&self->e[1]);
-	mc_ep_close(&self->e[2]);
-	mc_job_close_owner(&self->job);
-	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct mpichan_ep c;
-
-		CHILD_CHECK(mc_ep_open(&c, &self->job, 1) == 0);
-		CHILD_CHECK(mc_post(ready[1], 1) == 0);
-		pause();
-		_exit(0);
-	}
-	ASSERT_EQ(1, mc_take(ready[0], 10000));
+	mc_child_init(&child);
+	ASSERT_EQ(0, new_job_of_two(self));
+	ASSERT_EQ(0, mc_child_start(&child, &self->job, 1, NULL, NULL));
+	ASSERT_EQ(0, mc_child_ready(&child, NULL));
 	ASSERT_EQ(0, mc_ep_open(&self->e[0], &self->job, 0));
-	w.kill_pid = pid;
+	w.kill_pid = child.pid;
 	ASSERT_EQ(0, pthread_create(&t, NULL, waker_fn, &w));
 	rev = mc_poll(self->e[0].fd, 20000);
 	pthread_join(t, NULL);
 	EXPECT_TRUE(rev & POLLERR);
 	EXPECT_GT(w.at + 500 * MC_MS, mc_now_ns());
-	EXPECT_EQ(128 + SIGKILL, mc_reap(pid));
+	/* The waker killed it: this only reaps it. */
+	EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
+	mc_child_close(&child);
 }
 
 TEST_HARNESS_MAIN

@@ -81,8 +81,6 @@ FIXTURE_TEARDOWN(wc)
 		EXPECT_EQ(0, wc_wait_stat("pinned_pages", 0, 2000));
 }
 
-#define E(i)	(&self->x.e[i])
-
 /* xf_probe() out of line: its sigsetjmp() stays out of the harness's. */
 static int __attribute__((noinline))
 wc_probe(const volatile unsigned char *p, unsigned char *val)
@@ -109,26 +107,7 @@ static struct wc_counts wc_counts(void)
 static int wc_xfer(FIXTURE_DATA(wc) *self, const void *buf, size_t len,
 		   size_t *map_len)
 {
-	struct mpichan_send s;
-	struct mpichan_recv r;
-	struct mpichan_cqe c;
-
-	memset(self->rb, 0, LEN);
-	if (xf_send(E(1), buf, len, 0, 0, 5, 0, &s) ||
-	    s.status != MPICHAN_XFER_QUEUED)
-		return 1;
-	if (xf_recv(E(0), self->rb, len, 1, 0, 5,
-		    MPICHAN_RECV_HANDLE | MPICHAN_RECV_MAP, s.handle, 0, &r) ||
-	    r.status != MPICHAN_XFER_MAPPED || r.len != len)
-		return 2;
-	memcpy(self->rb + r.map_off, self->win, r.map_len);
-	if (map_len)
-		*map_len = r.map_len;
-	if (xf_unmap(E(0)->fd, r.handle))
-		return 3;
-	if (xf_cq_pop(E(1), &c) != 1 || c.status || c.len != len)
-		return 4;
-	return 0;
+	return xf_pass(&self->x, buf, len, self->rb, LEN, self->win, map_len);
 }
 
 /* The bytes at the window's start are n bytes of buf. */

@@ -31,8 +31,6 @@ FIXTURE_TEARDOWN(win)
 	XF_TEARDOWN(&self->x);
 }
 
-#define E(i)	(&self->x.e[i])
-
 static unsigned char *open_window(struct __test_metadata *_metadata,
 				  FIXTURE_DATA(win) *self)
 {

@@ -15,79 +15,22 @@
  */
 FIXTURE(fault) {
 	struct xf x;
-	int ready[2];
-	pid_t pid;
+	struct mc_child rank1;
 };
 
 FIXTURE_SETUP(fault)
 {
-	self->pid = -1;
-	self->ready[0] = self->ready[1] = -1;
-	self->x.job.owner = -1;
-	self->x.pin_cache = 0;
-	MC_REQUIRE_DEVICE();
-	if (!mc_debugfs_present())
-		SKIP(return, "%s absent: is debugfs mounted?", MC_DEBUGFS);
-	ASSERT_EQ(0, mc_stat("pinned_pages"));
-	self->x.pin_cache = xf_pin_cache_off();
-	if (self->x.pin_cache == -EACCES)
-		SKIP(return, "needs root to turn the pin cache off");
-	ASSERT_LE(0, self->x.pin_cache);
-	ASSERT_EQ(0, pipe(self->ready));
-	ASSERT_EQ(0, mc_job_create(&self->x.job, 3, 4096));
-	self->x.n = 3;
-	self->x.e[1].fd = -1;
-	self->x.e[3].fd = -1;
-	ASSERT_EQ(0, mc_ep_open(&self->x.e[0], &self->x.job, 0));
-	ASSERT_EQ(0, mc_ep_open(&self->x.e[2], &self->x.job, 2));
+	mc_child_init(&self->rank1);
+	XF_SETUP_BUT(&self->x, 3, 1);
 }
 
 FIXTURE_TEARDOWN(fault)
 {
-	if (self->pid > 0) {
-		kill(self->pid, SIGKILL);
-		mc_reap(self->pid);
-	}
-	if (self->ready[0] >= 0) {
-		close(self->ready[0]);
-		close(self->ready[1]);
-	}
+	mc_child_close(&self->rank1);
 	XF_TEARDOWN(&self->x);
 }
 
-#define E(i)	(&self->x.e[i])
-
-/* Start the helper as rank 1: fn does its part, then it waits. */
-static pid_t start_rank1(FIXTURE_DATA(fault) *self,
-			 void (*fn)(struct mpichan_ep *e, void *arg), void *arg)
-{
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	{
-		struct mpichan_ep e;
-
-		CHILD_CHECK(mc_ep_open(&e, &self->x.job, 1) == 0);
-		fn(&e, arg);
-		CHILD_CHECK(mc_post(self->ready[1], 1) == 0);
-		for (;;)
-			pause();
-	}
-}
-
-/* Kill the helper (after it is ready) and reap it. */
-static int kill_rank1(FIXTURE_DATA(fault) *self)
-{
-	int ret = mc_take(self->ready[0], 10000);
-
-	kill(self->pid, SIGKILL);
-	mc_reap(self->pid);
-	self->pid = -1;
-	return ret == 1 ? 0 : -1;
-}
-
-static void queue_sends(struct mpichan_ep *e, void *arg)
+static uint64_t queue_sends(struct mpichan_ep *e, void *arg)
 {
 	size_t len = 16 * XF_PAGE;
 	unsigned char *b = xf_alloc(len);
@@ -101,6 +44,7 @@ static void queue_sends(struct mpichan_ep *e, void *arg)
 	}
 	CHILD_CHECK(xf_send(e, b, len, 2, 0, 7, 0, &s) == 0);
 	CHILD_CHECK(s.status == MPICHAN_XFER_QUEUED);
+	return 0;
 }
 
 /* The sender dies with sends queued: they go, receives naming it fail. */
@@ -112,17 +56,15 @@ TEST_F(fault, sender_killed_with_queued_sends)
 
 	XF_BODY();
 	ASSERT_NE(NULL, rb);
-	self->pid = start_rank1(self, queue_sends, NULL);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(1, mc_take(self->ready[0], 10000));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, queue_sends,
+				    NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	EXPECT_EQ(5 * 16, mc_stat("pinned_pages"));
 	/* Rank 2 waits for a tag rank 1 never sends. */
 	ASSERT_EQ(0, xf_recv(E(2), rb, 16 * XF_PAGE, 1, 0, 99, 0, 0, 0x42, &q));
 	ASSERT_EQ(MPICHAN_XFER_QUEUED, q.status);
 	EXPECT_EQ(6 * 16, mc_stat("pinned_pages"));
-	kill(self->pid, SIGKILL);
-	mc_reap(self->pid);
-	self->pid = -1;
+	mc_child_kill(&self->rank1);
 
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(E(0), 1)->state);
@@ -141,7 +83,7 @@ TEST_F(fault, sender_killed_with_queued_sends)
 	xf_free(rb, 16 * XF_PAGE);
 }
 
-static void queue_recvs(struct mpichan_ep *e, void *arg)
+static uint64_t queue_recvs(struct mpichan_ep *e, void *arg)
 {
 	size_t len = 16 * XF_PAGE;
 	unsigned char *b = xf_alloc(3 * len);
@@ -154,6 +96,7 @@ static void queue_recvs(struct mpichan_ep *e, void *arg)
 				    &r) == 0);
 		CHILD_CHECK(r.status == MPICHAN_XFER_QUEUED);
 	}
+	return 0;
 }
 
 /*
@@ -172,13 +115,11 @@ TEST_F(fault, receiver_killed_with_queued_recvs)
 	/* Queued before the receives, on a tag they do not take. */
 	ASSERT_EQ(0, xf_send(E(0), sb, 16 * XF_PAGE, 1, 0, 7, 0x43, &s));
 	ASSERT_EQ(MPICHAN_XFER_QUEUED, s.status);
-	self->pid = start_rank1(self, queue_recvs, NULL);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(1, mc_take(self->ready[0], 10000));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, queue_recvs,
+				    NULL));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	EXPECT_EQ(4 * 16, mc_stat("pinned_pages"));
-	kill(self->pid, SIGKILL);
-	mc_reap(self->pid);
-	self->pid = -1;
+	mc_child_kill(&self->rank1);
 
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
@@ -198,7 +139,7 @@ struct map_arg {
 	size_t len;
 };
 
-static void map_a_send(struct mpichan_ep *e, void *arg)
+static uint64_t map_a_send(struct mpichan_ep *e, void *arg)
 {
 	struct map_arg *m = arg;
 	unsigned char *rb = xf_alloc(m->len);
@@ -211,6 +152,7 @@ static void map_a_send(struct mpichan_ep *e, void *arg)
 	CHILD_CHECK(r.status == MPICHAN_XFER_MAPPED);
 	CHILD_CHECK(r.map_len == m->len);
 	CHILD_CHECK(mc_check(w, 5, m->len));
+	return 0;
 }
 
 /* The receiver is killed while the send is mapped in its window. */
@@ -225,9 +167,9 @@ TEST_F(fault, receiver_killed_while_mapped)
 	ASSERT_NE(NULL, sb);
 	mc_fill(sb, 5, m.len);
 	ASSERT_EQ(0, xf_send(E(0), sb, m.len, 1, 0, 3, 0x44, &s));
-	self->pid = start_rank1(self, map_a_send, &m);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(0, kill_rank1(self));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, map_a_send, &m));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
+	mc_child_kill(&self->rank1);
 	ASSERT_EQ(0, xf_cq_wait(E(0), &c, 5000));
 	EXPECT_EQ(0x44, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
@@ -237,7 +179,7 @@ TEST_F(fault, receiver_killed_while_mapped)
 	xf_free(sb, m.len);
 }
 
-static void send_for_map(struct mpichan_ep *e, void *arg)
+static uint64_t send_for_map(struct mpichan_ep *e, void *arg)
 {
 	struct map_arg *m = arg;
 	unsigned char *sb = xf_alloc(m->len);
@@ -247,6 +189,7 @@ static void send_for_map(struct mpichan_ep *e, void *arg)
 	mc_fill(sb, 6, m->len);
 	CHILD_CHECK(xf_send(e, sb, m->len, 0, 0, 3, 0, &s) == 0);
 	CHILD_CHECK(s.status == MPICHAN_XFER_QUEUED);
+	return 0;
 }
 
 /*
@@ -263,15 +206,13 @@ TEST_F(fault, sender_killed_while_mapped)
 	ASSERT_NE(NULL, rb);
 	w = xf_window(E(0)->fd, m.len, PROT_READ, MAP_SHARED);
 	ASSERT_NE(MAP_FAILED, w);
-	self->pid = start_rank1(self, send_for_map, &m);
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ(1, mc_take(self->ready[0], 10000));
+	ASSERT_EQ(0, mc_child_start(&self->rank1, &self->x.job, 1, send_for_map,
+				    &m));
+	ASSERT_EQ(0, mc_child_ready(&self->rank1, NULL));
 	ASSERT_EQ(0, xf_recv(E(0), rb, m.len, 1, 0, 3, MPICHAN_RECV_MAP, 0, 0,
 			     &r));
 	ASSERT_EQ(MPICHAN_XFER_MAPPED, r.status);
-	kill(self->pid, SIGKILL);
-	mc_reap(self->pid);
-	self->pid = -1;
+	mc_child_kill(&self->rank1);
 	EXPECT_EQ(m.len / XF_PAGE, mc_stat("pinned_pages"));
 	memcpy(rb + r.map_off, w, r.map_len);
 	EXPECT_TRUE(mc_check(rb, 6, m.len));

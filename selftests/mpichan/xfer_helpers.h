@@ -24,6 +24,9 @@ struct xf {
 	long pin_cache;		/* pin_cache_entries to restore, or <= 0 */
 };
 
+/* Rank i's endpoint, in a test of a fixture whose struct xf is x. */
+#define E(i)	(&self->x.e[i])
+
 /* ---- module parameters ------------------------------------------------ */
 
 #define XF_PARAMS	"/sys/module/mpichan/parameters/"
@@ -85,8 +88,12 @@ static inline void xf_pin_cache_restore(long was)
 		xf_set_param("pin_cache_entries", was);
 }
 
-/* Create a job of n ranks and attach all of them here: 0 or -errno. */
-static inline int xf_open(struct xf *x, int n)
+/*
+ * Create a job of n ranks and attach all of them here but rank skip
+ * (-1: none), which a helper process attaches (struct mc_child): 0 or
+ * -errno.
+ */
+static inline int xf_open_but(struct xf *x, int n, int skip)
 {
 	long pin_cache = x->pin_cache;	/* the fixture's */
 	int r, ret;
@@ -101,11 +108,19 @@ static inline int xf_open(struct xf *x, int n)
 		return ret;
 	x->n = n;
 	for (r = 0; r < n; r++) {
+		if (r == skip)
+			continue;
 		ret = mc_ep_open(&x->e[r], &x->job, r);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* Create a job of n ranks and attach all of them here: 0 or -errno. */
+static inline int xf_open(struct xf *x, int n)
+{
+	return xf_open_but(x, n, -1);
 }
 
 static inline void xf_close(struct xf *x)
@@ -120,9 +135,10 @@ static inline void xf_close(struct xf *x)
 
 /*
  * In a fixture setup: module and debugfs present, nothing pinned, the
- * pin cache off (see xf_pin_cache_off()).
+ * pin cache off (see xf_pin_cache_off()), a job of n ranks with all but
+ * rank skip (-1: none) attached here.
  */
-#define XF_SETUP(x, n) do {						\
+#define XF_SETUP_BUT(x, n, skip) do {					\
 	long was_;							\
 	(x)->job.owner = -1;						\
 	(x)->pin_cache = 0;						\
@@ -135,8 +151,10 @@ static inline void xf_close(struct xf *x)
 		SKIP(return, "needs root to turn the pin cache off");	\
 	ASSERT_LE(0, was_);						\
 	(x)->pin_cache = was_;						\
-	ASSERT_EQ(0, xf_open((x), (n)));				\
+	ASSERT_EQ(0, xf_open_but((x), (n), (skip)));			\
 } while (0)
+
+#define XF_SETUP(x, n)	XF_SETUP_BUT(x, n, -1)
 
 /*
  * In a fixture teardown: close everything; no pinned page may remain;
@@ -283,6 +301,42 @@ static inline int xf_cq_wait(const struct mpichan_ep *ep,
 		if (ret && ret != -EINTR)
 			return ret == -ETIMEDOUT && xf_cq_pop(ep, out) ? 0 : ret;
 	}
+}
+
+/*
+ * Send buf[0..len) from rank 1 (queued, so pinned) and take it by handle
+ * on rank 0 into rb, whose rb_size bytes are zeroed first: with the
+ * kernel copy, or, given a window win, with a mapped receive copied from
+ * the window and UNMAPped (*map_len, if map_len, what the window held).
+ * 0, or the step that went wrong.
+ */
+static inline int xf_pass(const struct xf *x, const void *buf, size_t len,
+			  unsigned char *rb, size_t rb_size,
+			  const unsigned char *win, size_t *map_len)
+{
+	uint32_t flags = MPICHAN_RECV_HANDLE | (win ? MPICHAN_RECV_MAP : 0);
+	uint32_t want = win ? MPICHAN_XFER_MAPPED : MPICHAN_XFER_DONE;
+	struct mpichan_send s;
+	struct mpichan_recv r;
+	struct mpichan_cqe c;
+
+	memset(rb, 0, rb_size);
+	if (xf_send(&x->e[1], buf, len, 0, 0, 5, 0, &s) ||
+	    s.status != MPICHAN_XFER_QUEUED)
+		return 1;
+	if (xf_recv(&x->e[0], rb, len, 1, 0, 5, flags, s.handle, 0, &r) ||
+	    r.status != want || r.len != len)
+		return 2;
+	if (win) {
+		memcpy(rb + r.map_off, win, r.map_len);
+		if (map_len)
+			*map_len = r.map_len;
+		if (xf_unmap(x->e[0].fd, r.handle))
+			return 3;
+	}
+	if (xf_cq_pop(&x->e[1], &c) != 1 || c.status || c.len != len)
+		return 4;
+	return 0;
 }
 
 /* ---- buffers --------------------------------------------------------- */

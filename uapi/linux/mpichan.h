@@ -7,8 +7,9 @@
  * memory every rank of a job maps.  All fields are fixed width and
  * explicitly padded; structs only ever grow at the end.  The kernel
  * accepts an argument whose size (encoded in the ioctl number) is at
- * least the first published size of that struct: a shorter one gets
- * -EINVAL, a longer one must have its unknown tail zeroed (-E2BIG).
+ * least the first published size of that struct (MPICHAN_SIZEOF_*_V0):
+ * a shorter one gets -EINVAL, a longer one must have its unknown tail
+ * zeroed (-E2BIG).
  *
  * The model:
  *
@@ -78,7 +79,18 @@
 #define MPICHAN_CQE_SIZE	32	/* struct mpichan_cqe */
 #define MPICHAN_COLL_BYTES	524288	/* per rank: the collective area */
 
-/*
+/**
+ * struct mpichan_offsets - where each region of a job's mapping lies
+ * @job_hdr: &struct mpichan_job_hdr, always 0
+ * @rank_ctl: nranks x &struct mpichan_rank_ctl
+ * @ring_ctl: nranks^2 x &struct mpichan_ring_ctl
+ * @ring_data: nranks^2 x @ring_bytes of cells
+ * @ring_bytes: bytes of cells per ring, a power of two
+ * @map_size: bytes to mmap at offset 0
+ * @cq: nranks x %MPICHAN_CQ_ENTRIES &struct mpichan_cqe
+ * @coll: nranks x %MPICHAN_COLL_BYTES, 0: none (%MPICHAN_FEAT_COLL;
+ *	added after ABI 2 was first published)
+ *
  * Offsets (bytes from the start of the mapping) of each region.  Every
  * region starts on a page boundary.  Ring (src -> dst) has index
  * dst * nranks + src in both ring_ctl and ring_data, so the rings a
@@ -86,27 +98,43 @@
  * touch: a job costs memory only for the pairs that talk.
  */
 struct mpichan_offsets {
-	__u64 job_hdr;		/* struct mpichan_job_hdr, always 0 */
-	__u64 rank_ctl;		/* nranks x struct mpichan_rank_ctl */
-	__u64 ring_ctl;		/* nranks^2 x struct mpichan_ring_ctl */
-	__u64 ring_data;	/* nranks^2 x ring_bytes of cells */
-	__u64 ring_bytes;	/* bytes of cells per ring, a power of two */
-	__u64 map_size;		/* bytes to mmap at offset 0 */
-	__u64 cq;		/* nranks x MPICHAN_CQ_ENTRIES struct mpichan_cqe */
-	__u64 coll;		/* nranks x MPICHAN_COLL_BYTES, 0: none */
+	__u64 job_hdr;
+	__u64 rank_ctl;
+	__u64 ring_ctl;
+	__u64 ring_data;
+	__u64 ring_bytes;
+	__u64 map_size;
+	__u64 cq;
+	__u64 coll;
 };
 
-/* The first page of the mapping.  Written by the kernel only. */
+#define MPICHAN_SIZEOF_OFFSETS	64	/* struct mpichan_offsets */
+
+/**
+ * struct mpichan_job_hdr - the first page of the mapping
+ * @magic: %MPICHAN_JOB_MAGIC
+ * @abi_version: %MPICHAN_ABI_VERSION
+ * @job_id: the job's id, as JOB_CREATE returned it
+ * @nranks: ranks in the job
+ * @ring_cells: cells per ring, ring_bytes / %MPICHAN_CELL_SIZE
+ * @dead_count: ranks gone without FINISH; only grows
+ * @finished_count: ranks that called FINISH and left
+ * @off: where each region lies
+ *
+ * Written by the kernel only.
+ */
 struct mpichan_job_hdr {
-	__u32 magic;		/* MPICHAN_JOB_MAGIC */
-	__u32 abi_version;	/* MPICHAN_ABI_VERSION */
+	__u32 magic;
+	__u32 abi_version;
 	__u64 job_id;
 	__u32 nranks;
-	__u32 ring_cells;	/* ring_bytes / MPICHAN_CELL_SIZE */
-	__u32 dead_count;	/* ranks gone without FINISH; only grows */
-	__u32 finished_count;	/* ranks that called FINISH and left */
+	__u32 ring_cells;
+	__u32 dead_count;
+	__u32 finished_count;
 	struct mpichan_offsets off;
 };
+
+#define MPICHAN_SIZEOF_JOB_HDR	96	/* struct mpichan_job_hdr */
 
 /* struct mpichan_rank_ctl.state */
 enum {
@@ -119,18 +147,33 @@ enum {
 /* struct mpichan_rank_ctl.flags */
 #define MPICHAN_RANK_NEED_WAKEUP	(1U << 0)	/* about to sleep: wake me */
 
-/*
- * One per rank, four cache lines: the kernel's, the rank's own, and the
- * two ends of the rank's completion queue (see struct mpichan_cqe).
+/**
+ * struct mpichan_rank_ctl - a rank's control block
+ * @state: MPICHAN_RANK_EMPTY, _ALIVE, _FINISHED or _DEAD (the kernel's)
+ * @pid: thread-group id of the attached process (the kernel's)
+ * @cq_overflow: completions dropped because the rank broke @cq_head (the
+ *	kernel's)
+ * @kpad: padding to the end of the kernel's cache line
+ * @flags: %MPICHAN_RANK_NEED_WAKEUP (the rank's own; senders may clear
+ *	NEED_WAKEUP)
+ * @upad: padding to the end of the rank's cache line
+ * @cq_tail: completion queue producer: the kernel
+ * @ctpad: padding to the end of @cq_tail's cache line
+ * @cq_head: completion queue consumer: the rank
+ * @chpad: padding to the end of @cq_head's cache line
+ *
+ * One per rank, %MPICHAN_RANK_CTL_SIZE bytes, four cache lines: the
+ * kernel's, the rank's own, and the two ends of the rank's completion
+ * queue (see &struct mpichan_cqe).
  */
 struct mpichan_rank_ctl {
 	/* Written by the kernel. */
-	__u32 state;		/* MPICHAN_RANK_* */
-	__u32 pid;		/* thread-group id of the attached process */
-	__u32 cq_overflow;	/* completions dropped: the rank broke cq_head */
+	__u32 state;
+	__u32 pid;
+	__u32 cq_overflow;
 	__u8 kpad[52];
 	/* Written by the rank itself (senders may clear NEED_WAKEUP). */
-	__u32 flags;		/* MPICHAN_RANK_* flags */
+	__u32 flags;
 	__u8 upad[60];
 	/* Completion queue producer: the kernel. */
 	__u32 cq_tail;
@@ -140,38 +183,56 @@ struct mpichan_rank_ctl {
 	__u8 chpad[60];
 };
 
-/*
- * One per ordered pair.  head and tail count cells and run freely,
- * wrapping at 2^32; a ring is empty when head == tail and holds
- * tail - head cells.  The producer writes the cells, then stores tail
- * with release semantics; the consumer loads tail with acquire, reads
- * the cells, then stores head with release.
+/**
+ * struct mpichan_ring_ctl - the two ends of one ring
+ * @tail: cells produced; the producer's
+ * @ppad0: padding
+ * @msgs: messages produced (statistics only)
+ * @bytes: payload bytes produced (statistics only)
+ * @ppad: padding to the end of the producer's cache line
+ * @head: cells consumed; the consumer's
+ * @cpad: padding to the end of the consumer's cache line
+ *
+ * One per ordered pair, %MPICHAN_RING_CTL_SIZE bytes.  head and tail
+ * count cells and run freely, wrapping at 2^32; a ring is empty when
+ * head == tail and holds tail - head cells.  The producer writes the
+ * cells, then stores tail with release semantics; the consumer loads
+ * tail with acquire, reads the cells, then stores head with release.
  */
 struct mpichan_ring_ctl {
 	/* Producer's cache line. */
 	__u32 tail;
 	__u32 ppad0;
-	__u64 msgs;		/* messages produced (statistics only) */
-	__u64 bytes;		/* payload bytes produced (statistics only) */
+	__u64 msgs;
+	__u64 bytes;
 	__u8 ppad[40];
 	/* Consumer's cache line. */
 	__u32 head;
 	__u8 cpad[60];
 };
 
-/*
+/**
+ * struct mpichan_msg - a message's header in a ring
+ * @len: payload bytes after this header
+ * @cells: cells taken, >= 1, header included
+ * @kind: MPICHAN_MSG_PAD or _DATA, or >= %MPICHAN_MSG_USER
+ * @tag: the message's tag
+ * @context: communicator context id
+ *
  * A message in a ring: this header, then len payload bytes, filling
  * cells contiguous cells (the header counts).  A message never wraps:
  * when it does not fit before the end of the ring the producer first
- * writes a MPICHAN_MSG_PAD entry covering the cells up to the end.
+ * writes a %MPICHAN_MSG_PAD entry covering the cells up to the end.
  */
 struct mpichan_msg {
-	__u32 len;		/* payload bytes after this header */
-	__u16 cells;		/* cells taken, >= 1, header included */
-	__u16 kind;		/* MPICHAN_MSG_*, or >= MPICHAN_MSG_USER */
+	__u32 len;
+	__u16 cells;
+	__u16 kind;
 	__s32 tag;
-	__u32 context;		/* communicator context id */
+	__u32 context;
 };
+
+#define MPICHAN_SIZEOF_MSG	16	/* struct mpichan_msg */
 
 #define MPICHAN_MSG_PAD		0	/* skip these cells */
 #define MPICHAN_MSG_DATA	1	/* payload is the message */
@@ -181,8 +242,17 @@ struct mpichan_msg {
 #define MPICHAN_MSG_PAYLOAD(n) \
 	((n) * MPICHAN_CELL_SIZE - sizeof(struct mpichan_msg))
 
-/*
- * Completion queue: one per rank, MPICHAN_CQ_ENTRIES entries at
+/**
+ * struct mpichan_cqe - a completion queue entry
+ * @user_data: as given to SEND or RECV
+ * @len: bytes moved
+ * @status: 0, or -errno: -EPIPE (peer gone), -ECANCELED
+ * @flags: MPICHAN_CQE_SEND, _RECV, _TRUNCATED
+ * @src: receives: the sender
+ * @tag: receives: the send's tag
+ *
+ * Completion queue: one per rank, %MPICHAN_CQ_ENTRIES entries of
+ * %MPICHAN_CQE_SIZE bytes at
  * off.cq + rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE.  The kernel
  * writes an entry and publishes cq_tail (release); the rank reads
  * entries up to cq_tail (acquire) and advances cq_head.  Every transfer
@@ -190,12 +260,12 @@ struct mpichan_msg {
  * cannot overflow unless the rank moves cq_head wrongly (cq_overflow).
  */
 struct mpichan_cqe {
-	__u64 user_data;	/* as given to SEND or RECV */
-	__u64 len;		/* bytes moved */
-	__s32 status;		/* 0, or -errno: -EPIPE (peer gone), -ECANCELED */
-	__u32 flags;		/* MPICHAN_CQE_* */
-	__s32 src;		/* receives: the sender */
-	__s32 tag;		/* receives: the send's tag */
+	__u64 user_data;
+	__u64 len;
+	__s32 status;
+	__u32 flags;
+	__s32 src;
+	__s32 tag;
 };
 
 #define MPICHAN_CQE_SEND	(1U << 0)	/* completes a SEND */
@@ -216,11 +286,19 @@ struct mpichan_cqe {
 #define MPICHAN_TAG_ANY		(-1)
 #define MPICHAN_IOV_MAX		1024
 
-/* Same layout as struct iovec on 64-bit, for every caller. */
+/**
+ * struct mpichan_iovec - one piece of a SEND's or RECV's buffer
+ * @base: its user address
+ * @len: its bytes
+ *
+ * Same layout as struct iovec on 64-bit, for every caller.
+ */
 struct mpichan_iovec {
 	__u64 base;
 	__u64 len;
 };
+
+#define MPICHAN_SIZEOF_IOVEC	16	/* struct mpichan_iovec */
 
 /* struct mpichan_send.status / mpichan_recv.status */
 enum {
@@ -240,7 +318,19 @@ enum {
 #define MPICHAN_WINDOW_OFFSET		(1ULL << 40)
 #define MPICHAN_WINDOW_MAX_BYTES	(1ULL << 30)
 
-/*
+/**
+ * struct mpichan_send - the argument of MPICHAN_IOC_SEND
+ * @iov: in: &struct mpichan_iovec __user *
+ * @iovcnt: in: 0 .. %MPICHAN_IOV_MAX
+ * @dst: in: rank; with %MPICHAN_SEND_MULTI, the number of receivers
+ * @context: in: communicator context id
+ * @tag: in: >= 0
+ * @user_data: in: echoed in the CQE
+ * @flags: in: %MPICHAN_SEND_MULTI or 0
+ * @status: out: MPICHAN_XFER_QUEUED or _DONE
+ * @handle: out, QUEUED: names the send
+ * @len: out, DONE: bytes moved
+ *
  * MPICHAN_IOC_SEND: send iov[0..iovcnt) to rank dst.  If a matching
  * receive is posted, the data is copied into it now (status DONE, len);
  * otherwise the pages are pinned, charged to RLIMIT_MEMLOCK (-ENOMEM
@@ -249,17 +339,19 @@ enum {
  * -EAGAIN when the caller's completion queue has no free entry.
  */
 struct mpichan_send {
-	__u64 iov;		/* in: struct mpichan_iovec __user * */
-	__u32 iovcnt;		/* in: 0 .. MPICHAN_IOV_MAX */
-	__u32 dst;		/* in: rank; MPICHAN_SEND_MULTI: receivers */
-	__u32 context;		/* in */
-	__s32 tag;		/* in: >= 0 */
-	__u64 user_data;	/* in: echoed in the CQE */
-	__u32 flags;		/* in: MPICHAN_SEND_* */
-	__u32 status;		/* out: MPICHAN_XFER_* */
-	__u64 handle;		/* out, QUEUED: names the send */
-	__u64 len;		/* out, DONE: bytes moved */
+	__u64 iov;
+	__u32 iovcnt;
+	__u32 dst;
+	__u32 context;
+	__s32 tag;
+	__u64 user_data;
+	__u32 flags;
+	__u32 status;
+	__u64 handle;
+	__u64 len;
 };
+
+#define MPICHAN_SIZEOF_SEND_V0	56	/* sizeof first published struct */
 
 /*
  * struct mpichan_send.flags: MPICHAN_SEND_MULTI posts one send for
@@ -280,7 +372,24 @@ struct mpichan_send {
 #define MPICHAN_RECV_NOQUEUE	(1U << 1)	/* no match now: -ENOMSG */
 #define MPICHAN_RECV_MAP	(1U << 2)	/* map the send's pages, don't copy */
 
-/*
+/**
+ * struct mpichan_recv - the argument of MPICHAN_IOC_RECV
+ * @iov: in: &struct mpichan_iovec __user *
+ * @iovcnt: in: 0 .. %MPICHAN_IOV_MAX
+ * @src: in: rank or %MPICHAN_RANK_ANY
+ * @context: in: communicator context id
+ * @tag: in: tag >= 0 or %MPICHAN_TAG_ANY
+ * @user_data: in: echoed in the CQE
+ * @handle: in: with %MPICHAN_RECV_HANDLE; out: QUEUED, MAPPED
+ * @flags: in: MPICHAN_RECV_HANDLE, _NOQUEUE, _MAP
+ * @status: out: MPICHAN_XFER_QUEUED, _DONE or _MAPPED
+ * @len: out, DONE: bytes copied; MAPPED: bytes copied and mapped
+ * @msg_len: out, DONE, MAPPED: bytes sent
+ * @msg_src: out, DONE, MAPPED: the sender
+ * @msg_tag: out, DONE, MAPPED: the send's tag
+ * @map_off: out, MAPPED: message offset of window[0]
+ * @map_len: out, MAPPED: bytes mapped in the window
+ *
  * MPICHAN_IOC_RECV: receive into iov from src (or MPICHAN_RANK_ANY)
  * with tag (or MPICHAN_TAG_ANY) on context.  A matching queued send is
  * copied now (status DONE); the first match in posting order wins, so
@@ -303,24 +412,31 @@ struct mpichan_send {
  * receive proceeds as without the flag.
  */
 struct mpichan_recv {
-	__u64 iov;		/* in: struct mpichan_iovec __user * */
-	__u32 iovcnt;		/* in: 0 .. MPICHAN_IOV_MAX */
-	__s32 src;		/* in: rank or MPICHAN_RANK_ANY */
-	__u32 context;		/* in */
-	__s32 tag;		/* in: tag >= 0 or MPICHAN_TAG_ANY */
-	__u64 user_data;	/* in: echoed in the CQE */
-	__u64 handle;		/* in: with MPICHAN_RECV_HANDLE; out: QUEUED */
-	__u32 flags;		/* in: MPICHAN_RECV_* */
-	__u32 status;		/* out: MPICHAN_XFER_* */
-	__u64 len;		/* out, DONE: bytes copied */
-	__u64 msg_len;		/* out, DONE: bytes sent */
-	__s32 msg_src;		/* out, DONE */
-	__s32 msg_tag;		/* out, DONE */
-	__u64 map_off;		/* out, MAPPED: message offset of window[0] */
-	__u64 map_len;		/* out, MAPPED: bytes mapped in the window */
+	__u64 iov;
+	__u32 iovcnt;
+	__s32 src;
+	__u32 context;
+	__s32 tag;
+	__u64 user_data;
+	__u64 handle;
+	__u32 flags;
+	__u32 status;
+	__u64 len;
+	__u64 msg_len;
+	__s32 msg_src;
+	__s32 msg_tag;
+	__u64 map_off;
+	__u64 map_len;
 };
 
-/*
+#define MPICHAN_SIZEOF_RECV_V0	88	/* sizeof first published struct */
+
+/**
+ * struct mpichan_unmap - the argument of MPICHAN_IOC_UNMAP
+ * @handle: in: from the MAPPED receive
+ * @flags: in: must be 0
+ * @pad: must be 0
+ *
  * MPICHAN_IOC_UNMAP: the caller is done with a MAPPED receive: tear the
  * window down, then complete the send.  -ENOENT: not the mapped receive.
  *
@@ -334,21 +450,30 @@ struct mpichan_recv {
  * leaves.
  */
 struct mpichan_unmap {
-	__u64 handle;		/* in: from the MAPPED receive */
-	__u32 flags;		/* in: must be 0 */
+	__u64 handle;
+	__u32 flags;
 	__u32 pad;
 };
 
-/*
+#define MPICHAN_SIZEOF_UNMAP_V0	16	/* sizeof first published struct */
+
+/**
+ * struct mpichan_cancel - the argument of MPICHAN_IOC_CANCEL
+ * @handle: in: the queued send or receive
+ * @flags: in: must be 0
+ * @pad: must be 0
+ *
  * MPICHAN_IOC_CANCEL: withdraw a queued send or receive of the caller.
  * 0: withdrawn, its pages released, and a CQE with -ECANCELED posted;
  * -ENOENT: no such queued transfer (already matched, or never was).
  */
 struct mpichan_cancel {
-	__u64 handle;		/* in */
-	__u32 flags;		/* in: must be 0 */
+	__u64 handle;
+	__u32 flags;
 	__u32 pad;
 };
+
+#define MPICHAN_SIZEOF_CANCEL_V0 16	/* sizeof first published struct */
 
 /* struct mpichan_version.features */
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
@@ -357,27 +482,56 @@ struct mpichan_cancel {
 #define MPICHAN_FEAT_COLL	(1ULL << 3)	/* off.coll, the collective area */
 #define MPICHAN_FEAT_WINDOW_CACHE (1ULL << 4)	/* UNMAP may leave pages mapped */
 
-/* MPICHAN_IOC_VERSION: what the loaded module speaks. */
+/**
+ * struct mpichan_version - the argument of MPICHAN_IOC_VERSION
+ * @abi_version: out: %MPICHAN_ABI_VERSION of the module
+ * @max_ranks: out: largest job the module accepts
+ * @features: out: MPICHAN_FEAT_* bits
+ *
+ * MPICHAN_IOC_VERSION: what the loaded module speaks.
+ */
 struct mpichan_version {
-	__u32 abi_version;	/* out: MPICHAN_ABI_VERSION of the module */
-	__u32 max_ranks;	/* out: largest job the module accepts */
-	__u64 features;		/* out: MPICHAN_FEAT_* */
+	__u32 abi_version;
+	__u32 max_ranks;
+	__u64 features;
 };
 
-/* MPICHAN_IOC_JOB_CREATE: make the fd the owner handle of a new job. */
+#define MPICHAN_SIZEOF_VERSION_V0 16	/* sizeof first published struct */
+
+/**
+ * struct mpichan_job_create - the argument of MPICHAN_IOC_JOB_CREATE
+ * @nranks: in: 1 .. max_ranks
+ * @ring_bytes: in: per ring, a power of two in
+ *	[%MPICHAN_RING_MIN_BYTES, %MPICHAN_RING_MAX_BYTES], or 0 for the
+ *	module's choice; out: what the job got
+ * @flags: in: must be 0
+ * @pad: must be 0
+ * @job_id: out: the new job's id
+ * @secret: out: hand to the ranks, keep private
+ *
+ * MPICHAN_IOC_JOB_CREATE: make the fd the owner handle of a new job.
+ */
 struct mpichan_job_create {
-	__u32 nranks;		/* in: 1 .. max_ranks */
-	__u32 ring_bytes;	/* in: per ring, a power of two in
-				 * [MPICHAN_RING_MIN_BYTES, _MAX_BYTES],
-				 * or 0 for the module's choice
-				 */
-	__u32 flags;		/* in: must be 0 */
+	__u32 nranks;
+	__u32 ring_bytes;
+	__u32 flags;
 	__u32 pad;
-	__u64 job_id;		/* out */
-	__u64 secret[2];	/* out: hand to the ranks, keep private */
+	__u64 job_id;
+	__u64 secret[2];
 };
 
-/*
+#define MPICHAN_SIZEOF_JOB_CREATE_V0 40	/* sizeof first published struct */
+
+/**
+ * struct mpichan_attach - the argument of MPICHAN_IOC_ATTACH
+ * @job_id: in: from JOB_CREATE
+ * @secret: in: from JOB_CREATE
+ * @rank: in: the rank to become, < nranks
+ * @flags: in: must be 0
+ * @nranks: out: ranks in the job
+ * @ring_cells: out: cells per ring
+ * @off: out: where each region of the mapping lies
+ *
  * MPICHAN_IOC_ATTACH: make the fd rank `rank` of a job.  Refusals:
  *   ENOENT   no such job (or its owner handle is gone)
  *   EPERM    the job belongs to another user (CAP_SYS_ADMIN overrides)
@@ -387,16 +541,26 @@ struct mpichan_job_create {
  *   EISCONN  this fd already owns or is attached to a job
  */
 struct mpichan_attach {
-	__u64 job_id;		/* in */
-	__u64 secret[2];	/* in */
-	__u32 rank;		/* in */
-	__u32 flags;		/* in: must be 0 */
-	__u32 nranks;		/* out */
-	__u32 ring_cells;	/* out */
-	struct mpichan_offsets off;	/* out */
+	__u64 job_id;
+	__u64 secret[2];
+	__u32 rank;
+	__u32 flags;
+	__u32 nranks;
+	__u32 ring_cells;
+	struct mpichan_offsets off;
 };
 
-/*
+#define MPICHAN_SIZEOF_ATTACH_V0 96	/* sizeof first published struct */
+#define MPICHAN_SIZEOF_ATTACH_V1 104	/* add: off.coll */
+
+/**
+ * struct mpichan_wait - the argument of MPICHAN_IOC_WAIT
+ * @timeout_ns: in: < 0 forever, 0 just check
+ * @peer: in: rank, %MPICHAN_RANK_ANY or %MPICHAN_RANK_NONE
+ * @flags: in: must be 0
+ * @dead_count: out: the job's dead_count at return, whatever the outcome
+ * @pad: must be 0
+ *
  * MPICHAN_IOC_WAIT: sleep until there is something to do.  Returns 0
  * when an incoming ring or the completion queue is non-empty or a WAKE
  * was posted to this rank
@@ -406,18 +570,28 @@ struct mpichan_attach {
  * reported before a departure: a dead peer's last messages come first.
  */
 struct mpichan_wait {
-	__s64 timeout_ns;	/* in: < 0 forever, 0 just check */
-	__s32 peer;		/* in: rank, MPICHAN_RANK_ANY or _NONE */
-	__u32 flags;		/* in: must be 0 */
-	__u32 dead_count;	/* out: job's dead_count at return */
+	__s64 timeout_ns;
+	__s32 peer;
+	__u32 flags;
+	__u32 dead_count;
 	__u32 pad;
 };
 
-/* MPICHAN_IOC_WAKE: wake rank `rank` of the caller's job. */
+#define MPICHAN_SIZEOF_WAIT_V0	24	/* sizeof first published struct */
+
+/**
+ * struct mpichan_wake - the argument of MPICHAN_IOC_WAKE
+ * @rank: in: the rank to wake
+ * @flags: in: must be 0
+ *
+ * MPICHAN_IOC_WAKE: wake rank `rank` of the caller's job.
+ */
 struct mpichan_wake {
-	__u32 rank;		/* in */
-	__u32 flags;		/* in: must be 0 */
+	__u32 rank;
+	__u32 flags;
 };
+
+#define MPICHAN_SIZEOF_WAKE_V0	8	/* sizeof first published struct */
 
 #define MPICHAN_IOC_VERSION	_IOR(MPICHAN_IOC_MAGIC, 0x00, struct mpichan_version)
 #define MPICHAN_IOC_JOB_CREATE	_IOWR(MPICHAN_IOC_MAGIC, 0x01, struct mpichan_job_create)
