@@ -98,7 +98,7 @@ static int bad_layout(int which)
 		       lm_layout_valid(&rts, seg) ? "valid" : "refused");
 		return 0;
 	}
-	return mpichan_ring_send2(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+	return mcr_send2(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				  LM_RTS_FIXED, seg,
 				  (which == 22 ? k - 1 : k) * sizeof(seg[0]));
 }
@@ -117,7 +117,7 @@ static void bad_runs(int rank)
 		rts.addr = (uintptr_t)data;
 		rts.pid = (uint32_t)getpid();
 		rts.size = 1024;
-		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+		if (mcr_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				      lm_rts_wire_len(&rts)))
 			MPI_Abort(MPI_COMM_WORLD, 3);
 		lm_notify(&lm.job, 1);
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
 		case 11: rts.stride = 90; break;
 		}
 		/* MPI_COMM_WORLD's point-to-point context is 0. */
-		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+		if (mcr_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				      which == 12 ? lm_rts_wire_len(&rts) - 1 :
 				      (uint32_t)sizeof(rts)))
 			MPI_Abort(MPI_COMM_WORLD, 3);

@@ -35,7 +35,7 @@
 #include <unistd.h>
 #include <linux/mpichan.h>
 
-#include "mpichan_ring.h"
+#include "mcr.h"
 
 #define CHUNK		(1UL << 20)
 #define PIPE_CHUNK	(256UL << 10)
@@ -56,7 +56,7 @@ struct shared {			/* the two-copy pipeline, in MAP_SHARED memory */
 	unsigned char data[PIPE_SLOTS][PIPE_CHUNK];
 };
 
-static struct mpichan_ep ep;
+static struct mcr_ep ep;
 static int me;
 
 static void die(const char *what, int err)
@@ -88,12 +88,12 @@ static void put(uint64_t v)
 {
 	int ret;
 
-	while ((ret = mpichan_ring_send(&ep, 1 - me, MPICHAN_MSG_DATA, 0, 0,
+	while ((ret = mcr_send(&ep, 1 - me, MPICHAN_MSG_DATA, 0, 0,
 					&v, sizeof(v))) == -EAGAIN)
 		;
 	if (ret)
 		die("ring send", -ret);
-	mpichan_notify(&ep, 1 - me);
+	mcr_notify(&ep, 1 - me);
 }
 
 static uint64_t get(void)
@@ -102,17 +102,17 @@ static uint64_t get(void)
 	uint64_t v;
 	int err;
 
-	while (!(m = mpichan_ring_peek(&ep, 1 - me, &err)))
+	while (!(m = mcr_peek(&ep, 1 - me, &err)))
 		if (err)
 			die("ring", -err);
 	memcpy(&v, m + 1, sizeof(v));
-	mpichan_ring_consume(&ep, 1 - me, m);
+	mcr_consume(&ep, 1 - me, m);
 	return v;
 }
 
 static void cq_take(void)
 {
-	struct mpichan_rank_ctl *c = mpichan_rank_ctl(&ep, ep.rank);
+	struct mpichan_rank_ctl *c = mcr_rank_ctl(&ep, ep.rank);
 	struct mpichan_cqe *q = (struct mpichan_cqe *)(ep.map + ep.off.cq +
 		(uint64_t)ep.rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE);
 	uint32_t head = c->cq_head;
@@ -239,7 +239,7 @@ int main(void)
 	fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		die("open", errno);
-	i = mpichan_ep_attach(&ep, fd, c.job_id, c.secret, me);
+	i = mcr_attach(&ep, fd, c.job_id, c.secret, me);
 	if (i)
 		die("attach", -i);
 	if (me == 1) {

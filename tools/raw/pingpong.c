@@ -13,12 +13,12 @@
  *
  * Receivers:
  *   spin         poll the ring until the message is there; senders never
- *                call mpichan_notify().
- *   spin-notify  the same, but senders call mpichan_notify() after every
+ *                call mcr_notify().
+ *   spin-notify  the same, but senders call mcr_notify() after every
  *                send (the fence and flag check a library always pays).
- *   sleep        whenever the ring is empty, mpichan_sleep() with an
+ *   sleep        whenever the ring is empty, mcr_sleep() with an
  *                infinite timeout, at once, every time; senders call
- *                mpichan_notify() after every send.
+ *                mcr_notify() after every send.
  *
  * Output (the same as flagpingpong's): comment lines starting with '#',
  * then one line per size: size in bytes, one-way latency in
@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/mpichan.h>
-#include "mpichan_ring.h"
+#include "mcr.h"
 
 #define MAX_SIZES 64
 #define PROG "pingpong"
@@ -67,7 +67,7 @@ static void usage(FILE *f)
 "                [-r RING_BYTES] [-P]\n"
 "  -m MODE   how the receiver waits (default spin)\n"
 "  -s SIZES  comma-separated sizes in bytes; \"max\" is the eager maximum\n"
-"            (mpichan_max_payload); default: 8, 16, ... every power of two\n"
+"            (mcr_max_payload); default: 8, 16, ... every power of two\n"
 "            below the maximum, and the maximum\n"
 "  -i ITERS  timed round trips per size (default 10000)\n"
 "  -w N      untimed round trips before them (default ITERS/10)\n"
@@ -156,22 +156,22 @@ static double now_us(void)
 }
 
 /* Has the peer gone (died or finished)? */
-static int peer_gone(const struct mpichan_ep *ep, uint32_t peer)
+static int peer_gone(const struct mcr_ep *ep, uint32_t peer)
 {
-	uint32_t st = __atomic_load_n(&mpichan_rank_ctl(ep, peer)->state,
+	uint32_t st = __atomic_load_n(&mcr_rank_ctl(ep, peer)->state,
 				      __ATOMIC_RELAXED);
 
 	return st == MPICHAN_RANK_DEAD || st == MPICHAN_RANK_FINISHED;
 }
 
-static int send_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
+static int send_one(const struct mcr_ep *ep, enum mode mode, uint32_t peer,
 		    int32_t tag, const void *buf, uint32_t len)
 {
 	unsigned long spins = 0;
 	int ret;
 
 	for (;;) {
-		ret = mpichan_ring_send(ep, peer, MPICHAN_MSG_DATA, tag, 0, buf, len);
+		ret = mcr_send(ep, peer, MPICHAN_MSG_DATA, tag, 0, buf, len);
 		if (ret != -EAGAIN)
 			break;
 		/* Only one message is ever in flight: a full ring is a bug. */
@@ -187,7 +187,7 @@ static int send_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
 		return ret;
 	}
 	if (mode != MODE_SPIN) {
-		ret = mpichan_notify(ep, peer);
+		ret = mcr_notify(ep, peer);
 		if (ret < 0) {
 			fprintf(stderr, PROG ": rank %u: notify: %s\n", ep->rank,
 				strerror(-ret));
@@ -197,7 +197,7 @@ static int send_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
 	return 0;
 }
 
-static int recv_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
+static int recv_one(const struct mcr_ep *ep, enum mode mode, uint32_t peer,
 		    int32_t tag, void *buf, uint32_t len)
 {
 	const struct mpichan_msg *m;
@@ -205,7 +205,7 @@ static int recv_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
 	int err, ret;
 
 	for (;;) {
-		m = mpichan_ring_peek(ep, peer, &err);
+		m = mcr_peek(ep, peer, &err);
 		if (m)
 			break;
 		if (err) {
@@ -214,7 +214,7 @@ static int recv_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
 			return err;
 		}
 		if (mode == MODE_SLEEP) {
-			ret = mpichan_sleep(ep, -1, (int32_t)peer);
+			ret = mcr_sleep(ep, -1, (int32_t)peer);
 			if (ret) {
 				fprintf(stderr, PROG ": rank %u: sleep: %s\n",
 					ep->rank, strerror(-ret));
@@ -233,7 +233,7 @@ static int recv_one(const struct mpichan_ep *ep, enum mode mode, uint32_t peer,
 		return -EBADMSG;
 	}
 	memcpy(buf, m + 1, len);
-	mpichan_ring_consume(ep, peer, m);
+	mcr_consume(ep, peer, m);
 	return 0;
 }
 
@@ -241,7 +241,7 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		    const __u64 secret[2], uint32_t rank)
 {
 	uint32_t peer = 1 - rank, max, size;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	struct opts so = *o;
 	double t0 = 0, t1;
 	unsigned char *sbuf, *rbuf;
@@ -255,26 +255,26 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		fprintf(stderr, PROG ": %s: %s\n", MPICHAN_DEVICE, strerror(errno));
 		return 1;
 	}
-	ret = mpichan_ep_attach(&ep, fd, job_id, secret, rank);
+	ret = mcr_attach(&ep, fd, job_id, secret, rank);
 	if (ret) {
 		fprintf(stderr, PROG ": rank %u: attach: %s\n", rank, strerror(-ret));
 		return 1;
 	}
 	/* Our own control block must show us: else header and module differ. */
-	if (mpichan_hdr(&ep)->magic != MPICHAN_JOB_MAGIC ||
-	    mpichan_hdr(&ep)->abi_version != MPICHAN_ABI_VERSION ||
-	    mpichan_rank_ctl(&ep, rank)->state != MPICHAN_RANK_ALIVE ||
-	    mpichan_rank_ctl(&ep, rank)->pid != (uint32_t)getpid()) {
+	if (mcr_hdr(&ep)->magic != MPICHAN_JOB_MAGIC ||
+	    mcr_hdr(&ep)->abi_version != MPICHAN_ABI_VERSION ||
+	    mcr_rank_ctl(&ep, rank)->state != MPICHAN_RANK_ALIVE ||
+	    mcr_rank_ctl(&ep, rank)->pid != (uint32_t)getpid()) {
 		fprintf(stderr, PROG ": rank %u: the mapping does not show this "
 			"rank attached (magic 0x%x, abi %u, state %u, pid %u): "
 			"built against another uapi than the module's?\n", rank,
-			mpichan_hdr(&ep)->magic, mpichan_hdr(&ep)->abi_version,
-			mpichan_rank_ctl(&ep, rank)->state,
-			mpichan_rank_ctl(&ep, rank)->pid);
+			mcr_hdr(&ep)->magic, mcr_hdr(&ep)->abi_version,
+			mcr_rank_ctl(&ep, rank)->state,
+			mcr_rank_ctl(&ep, rank)->pid);
 		return 1;
 	}
 	/* Start together: both ranks attached before the first message. */
-	for (waited = 0; __atomic_load_n(&mpichan_rank_ctl(&ep, peer)->state,
+	for (waited = 0; __atomic_load_n(&mcr_rank_ctl(&ep, peer)->state,
 					 __ATOMIC_ACQUIRE) != MPICHAN_RANK_ALIVE;
 	     waited++) {
 		if (waited > 300000) {	/* 30 s */
@@ -284,7 +284,7 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		}
 		usleep(100);
 	}
-	max = mpichan_max_payload(&ep);
+	max = mcr_max_payload(&ep);
 	if (resolve_sizes(&so, max))
 		return 1;
 	sbuf = malloc(max ? max : 1);
@@ -299,7 +299,7 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		       mode_names[o->mode],
 		       o->mode == MODE_SPIN ? " (senders never notify)" :
 		       o->mode == MODE_SPIN_NOTIFY ? " (senders notify)" :
-		       " (mpichan_sleep, infinite timeout; senders notify)");
+		       " (mcr_sleep, infinite timeout; senders notify)");
 		printf("# ring_bytes %llu, ring_cells %u, eager max %u B, "
 		       "iterations %ld, warm-up %ld, pinned %s\n",
 		       (unsigned long long)ep.off.ring_bytes, ep.ring_cells, max,
@@ -336,7 +336,7 @@ static int run_rank(const struct opts *o, uint64_t job_id,
 		fprintf(stderr, PROG ": rank %u: finish: %s\n", rank, strerror(errno));
 		return 1;
 	}
-	mpichan_ep_detach(&ep);
+	mcr_detach(&ep);
 	close(fd);
 	free(sbuf);
 	free(rbuf);

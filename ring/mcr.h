@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mpichan_ring.h: the ring protocol of uapi/linux/mpichan.h as inline
- * functions, for programs that talk to /dev/mpichan directly (the
- * kselftests, the raw benchmarks) and for libmsg's transport.
+ * mcr.h: the mpichan channel ring (MCR) protocol of
+ * uapi/linux/mpichan.h as inline functions, for programs that talk to
+ * /dev/mpichan directly (the kselftests, the raw benchmarks, the
+ * fuzzer) and for both of libmsg's transports.  Its names are its own
+ * (mcr_*): the module's functions of the same concepts (job.c's
+ * mpichan_rank_ctl(), ...) work on kernel objects.
  *
  * Every function treats the shared memory as hostile: a peer that
  * scribbles over its rings gets -EBADMSG, never a read out of bounds.
  */
-#ifndef MPICHAN_RING_H
-#define MPICHAN_RING_H
+#ifndef MCR_H
+#define MCR_H
 
 #include <errno.h>
 #include <stdint.h>
@@ -18,7 +21,7 @@
 #include <linux/mpichan.h>
 
 /* An attached rank's view of its job. */
-struct mpichan_ep {
+struct mcr_ep {
 	int fd;
 	uint32_t rank;
 	uint32_t nranks;
@@ -28,36 +31,36 @@ struct mpichan_ep {
 	struct mpichan_offsets off;
 };
 
-static inline struct mpichan_job_hdr *mpichan_hdr(const struct mpichan_ep *ep)
+static inline struct mpichan_job_hdr *mcr_hdr(const struct mcr_ep *ep)
 {
 	return (struct mpichan_job_hdr *)(ep->map + ep->off.job_hdr);
 }
 
 static inline struct mpichan_rank_ctl *
-mpichan_rank_ctl(const struct mpichan_ep *ep, uint32_t r)
+mcr_rank_ctl(const struct mcr_ep *ep, uint32_t r)
 {
 	return (struct mpichan_rank_ctl *)(ep->map + ep->off.rank_ctl +
 					   (uint64_t)r * MPICHAN_RANK_CTL_SIZE);
 }
 
-static inline uint64_t mpichan_ring_index(const struct mpichan_ep *ep,
+static inline uint64_t mcr_ring_index(const struct mcr_ep *ep,
 					  uint32_t src, uint32_t dst)
 {
 	return (uint64_t)dst * ep->nranks + src;
 }
 
 static inline struct mpichan_ring_ctl *
-mpichan_ring_ctl(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
+mcr_ring_ctl(const struct mcr_ep *ep, uint32_t src, uint32_t dst)
 {
 	return (struct mpichan_ring_ctl *)(ep->map + ep->off.ring_ctl +
-		mpichan_ring_index(ep, src, dst) * MPICHAN_RING_CTL_SIZE);
+		mcr_ring_index(ep, src, dst) * MPICHAN_RING_CTL_SIZE);
 }
 
 static inline unsigned char *
-mpichan_ring_cells(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
+mcr_ring_cells(const struct mcr_ep *ep, uint32_t src, uint32_t dst)
 {
 	return ep->map + ep->off.ring_data +
-		mpichan_ring_index(ep, src, dst) * ep->off.ring_bytes;
+		mcr_ring_index(ep, src, dst) * ep->off.ring_bytes;
 }
 
 /*
@@ -66,7 +69,7 @@ mpichan_ring_cells(const struct mpichan_ep *ep, uint32_t src, uint32_t dst)
  * module speaks another version of the uapi than this program was
  * built against (the layout would be read wrong).
  */
-static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
+static inline int mcr_attach(struct mcr_ep *ep, int fd,
 				    uint64_t job_id, const __u64 secret[2],
 				    uint32_t rank)
 {
@@ -99,7 +102,7 @@ static inline int mpichan_ep_attach(struct mpichan_ep *ep, int fd,
 	return 0;
 }
 
-static inline void mpichan_ep_detach(struct mpichan_ep *ep)
+static inline void mcr_detach(struct mcr_ep *ep)
 {
 	if (ep->map)
 		munmap(ep->map, ep->off.map_size);
@@ -107,14 +110,14 @@ static inline void mpichan_ep_detach(struct mpichan_ep *ep)
 }
 
 /* Cells a message with len payload bytes takes. */
-static inline uint32_t mpichan_msg_cells(uint32_t len)
+static inline uint32_t mcr_msg_cells(uint32_t len)
 {
 	return (uint32_t)((len + sizeof(struct mpichan_msg) +
 			   MPICHAN_CELL_SIZE - 1) / MPICHAN_CELL_SIZE);
 }
 
 /* Largest payload one message can carry in this job's rings. */
-static inline uint32_t mpichan_max_payload(const struct mpichan_ep *ep)
+static inline uint32_t mcr_max_payload(const struct mcr_ep *ep)
 {
 	/* Half the ring, so a message always fits after padding. */
 	return (uint32_t)MPICHAN_MSG_PAYLOAD(ep->ring_cells / 2);
@@ -128,18 +131,18 @@ static inline uint32_t mpichan_max_payload(const struct mpichan_ep *ep)
  * run about 5 times slower than its vector loop (0.15 against 0.7-1.6
  * GB/s); on real CPUs 4 KiB pieces copy as fast as one call.
  */
-#define MPICHAN_COPY_PIECE 4096u
+#define MCR_COPY_PIECE 4096u
 
-static inline void mpichan_copy(void *dst, const void *src, size_t len)
+static inline void mcr_copy(void *dst, const void *src, size_t len)
 {
 	unsigned char *d = (unsigned char *)dst;
 	const unsigned char *s = (const unsigned char *)src;
 
-	while (len > MPICHAN_COPY_PIECE) {
-		memcpy(d, s, MPICHAN_COPY_PIECE);
-		d += MPICHAN_COPY_PIECE;
-		s += MPICHAN_COPY_PIECE;
-		len -= MPICHAN_COPY_PIECE;
+	while (len > MCR_COPY_PIECE) {
+		memcpy(d, s, MCR_COPY_PIECE);
+		d += MCR_COPY_PIECE;
+		s += MCR_COPY_PIECE;
+		len -= MCR_COPY_PIECE;
 	}
 	memcpy(d, s, len);
 }
@@ -148,24 +151,24 @@ static inline void mpichan_copy(void *dst, const void *src, size_t len)
  * Try to put one message into ring (ep->rank -> dst): the payload is
  * buf[0..len) followed by buf2[0..len2).  Returns 0, -EAGAIN when the
  * ring has no room yet, -EMSGSIZE when len + len2 is larger than
- * mpichan_max_payload(), -EBADMSG when the consumer's head is garbage.
- * Does not wake the receiver: call mpichan_notify() after.
+ * mcr_max_payload(), -EBADMSG when the consumer's head is garbage.
+ * Does not wake the receiver: call mcr_notify() after.
  */
-static inline int mpichan_ring_send2(const struct mpichan_ep *ep, uint32_t dst,
+static inline int mcr_send2(const struct mcr_ep *ep, uint32_t dst,
 				     uint16_t kind, int32_t tag,
 				     uint32_t context, const void *buf,
 				     uint32_t len, const void *buf2,
 				     uint32_t len2)
 {
-	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, ep->rank, dst);
-	unsigned char *cells = mpichan_ring_cells(ep, ep->rank, dst);
+	struct mpichan_ring_ctl *rc = mcr_ring_ctl(ep, ep->rank, dst);
+	unsigned char *cells = mcr_ring_cells(ep, ep->rank, dst);
 	uint32_t size = ep->ring_cells, need, tail, head, used, pos, pad;
 	struct mpichan_msg *m;
 
-	if (len > mpichan_max_payload(ep) ||
-	    len2 > mpichan_max_payload(ep) - len)
+	if (len > mcr_max_payload(ep) ||
+	    len2 > mcr_max_payload(ep) - len)
 		return -EMSGSIZE;
-	need = mpichan_msg_cells(len + len2);
+	need = mcr_msg_cells(len + len2);
 	tail = rc->tail;	/* only we write it */
 	head = __atomic_load_n(&rc->head, __ATOMIC_ACQUIRE);
 	used = tail - head;
@@ -190,22 +193,22 @@ static inline int mpichan_ring_send2(const struct mpichan_ep *ep, uint32_t dst,
 	m->tag = tag;
 	m->context = context;
 	if (len)
-		mpichan_copy(m + 1, buf, len);
+		mcr_copy(m + 1, buf, len);
 	if (len2)
-		mpichan_copy((unsigned char *)(m + 1) + len, buf2, len2);
+		mcr_copy((unsigned char *)(m + 1) + len, buf2, len2);
 	rc->msgs++;
 	rc->bytes += len + len2;
 	__atomic_store_n(&rc->tail, tail + need, __ATOMIC_RELEASE);
 	return 0;
 }
 
-/* mpichan_ring_send2() with one payload buffer. */
-static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
+/* mcr_send2() with one payload buffer. */
+static inline int mcr_send(const struct mcr_ep *ep, uint32_t dst,
 				    uint16_t kind, int32_t tag,
 				    uint32_t context, const void *buf,
 				    uint32_t len)
 {
-	return mpichan_ring_send2(ep, dst, kind, tag, context, buf, len,
+	return mcr_send2(ep, dst, kind, tag, context, buf, len,
 				  NULL, 0);
 }
 
@@ -213,13 +216,13 @@ static inline int mpichan_ring_send(const struct mpichan_ep *ep, uint32_t dst,
  * The next message in ring (src -> ep->rank), or NULL when it is empty.
  * Padding is consumed on the way.  *err is set to -EBADMSG (and NULL
  * returned) when the producer wrote garbage.  The message stays valid
- * until mpichan_ring_consume().
+ * until mcr_consume().
  */
 static inline const struct mpichan_msg *
-mpichan_ring_peek(const struct mpichan_ep *ep, uint32_t src, int *err)
+mcr_peek(const struct mcr_ep *ep, uint32_t src, int *err)
 {
-	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, src, ep->rank);
-	unsigned char *cells = mpichan_ring_cells(ep, src, ep->rank);
+	struct mpichan_ring_ctl *rc = mcr_ring_ctl(ep, src, ep->rank);
+	unsigned char *cells = mcr_ring_cells(ep, src, ep->rank);
 	uint32_t size = ep->ring_cells, head, tail, avail, pos, n;
 	const struct mpichan_msg *m;
 
@@ -245,22 +248,22 @@ mpichan_ring_peek(const struct mpichan_ep *ep, uint32_t src, int *err)
 	}
 }
 
-static inline void mpichan_ring_consume(const struct mpichan_ep *ep,
+static inline void mcr_consume(const struct mcr_ep *ep,
 					uint32_t src,
 					const struct mpichan_msg *m)
 {
-	struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, src, ep->rank);
+	struct mpichan_ring_ctl *rc = mcr_ring_ctl(ep, src, ep->rank);
 
 	__atomic_store_n(&rc->head, rc->head + m->cells, __ATOMIC_RELEASE);
 }
 
 /* Does any incoming ring hold cells? */
-static inline int mpichan_any_incoming(const struct mpichan_ep *ep)
+static inline int mcr_any_incoming(const struct mcr_ep *ep)
 {
 	uint32_t s;
 
 	for (s = 0; s < ep->nranks; s++) {
-		struct mpichan_ring_ctl *rc = mpichan_ring_ctl(ep, s, ep->rank);
+		struct mpichan_ring_ctl *rc = mcr_ring_ctl(ep, s, ep->rank);
 
 		/* head: relaxed, another thread of this rank may consume. */
 		if (__atomic_load_n(&rc->tail, __ATOMIC_ACQUIRE) !=
@@ -275,10 +278,10 @@ static inline int mpichan_any_incoming(const struct mpichan_ep *ep)
  * sender, the one that clears dst's NEED_WAKEUP; the full barrier pairs
  * with the sleeper's, so either it sees the message or we see the flag.
  */
-static inline int mpichan_claim_wakeup(const struct mpichan_ep *ep,
+static inline int mcr_claim_wakeup(const struct mcr_ep *ep,
 				       uint32_t dst)
 {
-	struct mpichan_rank_ctl *rc = mpichan_rank_ctl(ep, dst);
+	struct mpichan_rank_ctl *rc = mcr_rank_ctl(ep, dst);
 
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!(__atomic_load_n(&rc->flags, __ATOMIC_RELAXED) &
@@ -289,11 +292,11 @@ static inline int mpichan_claim_wakeup(const struct mpichan_ep *ep,
 }
 
 /* After publishing to dst: wake it with MPICHAN_IOC_WAKE if it sleeps. */
-static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
+static inline int mcr_notify(const struct mcr_ep *ep, uint32_t dst)
 {
 	struct mpichan_wake w = { .rank = dst, .flags = 0 };
 
-	if (!mpichan_claim_wakeup(ep, dst))
+	if (!mcr_claim_wakeup(ep, dst))
 		return 0;
 	return ioctl(ep->fd, MPICHAN_IOC_WAKE, &w) < 0 ? -errno : 1;
 }
@@ -306,16 +309,16 @@ static inline int mpichan_notify(const struct mpichan_ep *ep, uint32_t dst)
  * NEED_WAKEUP is up, so whatever it watches may be published by a
  * rank that then wakes only sleepers whose flag it sees.
  */
-static inline int mpichan_sleep_unless(const struct mpichan_ep *ep,
+static inline int mcr_sleep_unless(const struct mcr_ep *ep,
 				       int64_t timeout_ns, int32_t peer,
 				       int (*ready)(void))
 {
-	struct mpichan_rank_ctl *me = mpichan_rank_ctl(ep, ep->rank);
+	struct mpichan_rank_ctl *me = mcr_rank_ctl(ep, ep->rank);
 	struct mpichan_wait w;
 	int ret = 0;
 
 	__atomic_fetch_or(&me->flags, MPICHAN_RANK_NEED_WAKEUP, __ATOMIC_SEQ_CST);
-	if (!mpichan_any_incoming(ep) && !(ready && ready())) {
+	if (!mcr_any_incoming(ep) && !(ready && ready())) {
 		memset(&w, 0, sizeof(w));
 		w.timeout_ns = timeout_ns;
 		w.peer = peer;
@@ -326,10 +329,10 @@ static inline int mpichan_sleep_unless(const struct mpichan_ep *ep,
 	return ret;
 }
 
-static inline int mpichan_sleep(const struct mpichan_ep *ep,
+static inline int mcr_sleep(const struct mcr_ep *ep,
 				int64_t timeout_ns, int32_t peer)
 {
-	return mpichan_sleep_unless(ep, timeout_ns, peer, NULL);
+	return mcr_sleep_unless(ep, timeout_ns, peer, NULL);
 }
 
-#endif /* MPICHAN_RING_H */
+#endif /* MCR_H */
