@@ -2,7 +2,8 @@
 /*
  * mpiexec (and mpirun): start an MPI job of N ranks on this machine.
  *
- *   mpiexec -n N [--tag-output] [--] prog [args...]
+ *   mpiexec -n N [--tag-output] [--bind-to L] [--map-by L]
+ *           [--report-bindings] [--] prog [args...]
  *   mpiexec -n N1 prog1 [args...] : -n N2 prog2 [args...] : ...
  *
  * The second form (MPMD, as MPI's mpiexec has it) starts N1 ranks of
@@ -19,6 +20,9 @@
  * rank dies by a signal or exits non-zero it says which and why and ends
  * the others.  Exits with the first failing rank's status (128 + signal
  * for a signal), else 0.
+ *
+ * Each rank is placed and bound as --map-by and --bind-to say (place.c:
+ * by default bound to a core when there are no more ranks than cores).
  *
  * MPICHAN_TRANSPORT=shm forces the fallback, MPICHAN_RING_BYTES picks
  * the ring size (a power of two).
@@ -40,6 +44,7 @@
 #include <sys/wait.h>
 
 #include "../../libmsg/src/transport/shm_job.h"
+#include "place.h"
 
 #define KILL_GRACE_MS	3000
 /*
@@ -67,6 +72,7 @@ struct app {
 static struct rank *ranks;
 static struct app *apps;
 static int nranks, napps, tag_output;
+static struct place_opts place = { PLACE_DEFAULT, PLACE_DEFAULT, 0 };
 static void *shm_map;		/* the fallback's job memory */
 static int dev_fd = -1;
 
@@ -76,7 +82,12 @@ static void usage(int rc)
 		"usage: mpiexec -n N [--tag-output] [--] program [args...]\n"
 		"       mpiexec -n N1 program1 [args...] : -n N2 program2 [args...] ...\n"
 		"  -n, -np N        number of ranks (of this program)\n"
-		"  --tag-output, -l prefix every output line with [rank]\n");
+		"  --tag-output, -l prefix every output line with [rank]\n"
+		"  --bind-to L      bind each rank to its hwthread, core, numa, socket\n"
+		"                   or none (default: core, none when oversubscribed)\n"
+		"  --map-by L       place ranks round-robin over hwthreads, cores (the\n"
+		"                   default), numa nodes or sockets\n"
+		"  --report-bindings say where each rank is, on stderr\n");
 	exit(rc);
 }
 
@@ -173,6 +184,9 @@ static void start_rank(int r, int app, const sigset_t *old)
 		setenv("MPICHAN_RANK", s, 1);
 		snprintf(s, sizeof(s), "%d", app);
 		setenv("MPICHAN_APPNUM", s, 1);
+		if (place_apply(r) < 0)
+			fprintf(stderr, "mpiexec: rank %d runs unbound: %s\n", r,
+				strerror(errno));
 		execvp(argv[0], argv);
 		fprintf(stderr, "mpiexec: cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -315,6 +329,24 @@ static int parse_app(int argc, char **argv, int i)
 				die("-n wants a positive number, not '%s'", argv[i]);
 		} else if (!strcmp(argv[i], "--tag-output") || !strcmp(argv[i], "-l")) {
 			tag_output = 1;
+		} else if (!strcmp(argv[i], "--bind-to") || !strcmp(argv[i], "-bind-to") ||
+			   !strcmp(argv[i], "--map-by") || !strcmp(argv[i], "-map-by")) {
+			int bind = strstr(argv[i], "bind") != NULL;
+			int l;
+
+			if (++i >= argc)
+				usage(2);
+			l = place_level_parse(argv[i], bind);
+			if (l < 0)
+				die("%s %s: use hwthread, core, numa, socket%s", argv[i - 1],
+				    argv[i], bind ? " or none" : "");
+			if (bind)
+				place.bind = l;
+			else
+				place.map = l;
+		} else if (!strcmp(argv[i], "--report-bindings") ||
+			   !strcmp(argv[i], "-report-bindings")) {
+			place.report = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(0);
 		} else if (!strcmp(argv[i], "--")) {
@@ -359,6 +391,9 @@ int main(int argc, char **argv)
 	pfd = calloc((size_t)nranks * 2 + 1, sizeof(*pfd));
 	if (!ranks || !pfd)
 		die("out of memory");
+	place_plan(&place, nranks);
+	if (place.report)
+		place_report(nranks);
 
 	create_job();
 	sigemptyset(&mask);
