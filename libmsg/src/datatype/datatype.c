@@ -4,7 +4,12 @@
  * makes, reference counts, and the queries (size, extents, names,
  * counts of a status).  Constructors: dtype_build.c; packing: pack.c.
  *
- * A predefined type is one contiguous block (extent == size).  A
+ * A predefined type is one contiguous block (extent == size), but for
+ * the MINLOC/MAXLOC pairs with padding (MPI_DOUBLE_INT, MPI_LONG_INT,
+ * MPI_SHORT_INT, MPI_LONG_DOUBLE_INT): their size is their two
+ * members', as a struct type built from them has, their extent the C
+ * struct's, and like a derived type they carry a layout, so that data
+ * moves skip the padding.  A
  * derived type carries its layout (datatype.h): how its bytes map to the
  * user's buffer, built once by its constructor and shared, never copied,
  * by the types built on it.  A type lives while its handle or an
@@ -14,6 +19,7 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +70,65 @@ DT(c_float_complex, C_FLOAT_COMPLEX, float complex, "MPI_C_FLOAT_COMPLEX");
 DT(c_double_complex, C_DOUBLE_COMPLEX, double complex, "MPI_C_DOUBLE_COMPLEX");
 DT(c_long_double_complex, C_LONG_DOUBLE_COMPLEX, long double complex, "MPI_C_LONG_DOUBLE_COMPLEX");
 DT(packed, PACKED, unsigned char, "MPI_PACKED");
-DT(float_int, FLOAT_INT, struct lm_float_int, "MPI_FLOAT_INT");
-DT(double_int, DOUBLE_INT, struct lm_double_int, "MPI_DOUBLE_INT");
-DT(long_int, LONG_INT, struct lm_long_int, "MPI_LONG_INT");
-DT(2int, 2INT, struct lm_2int, "MPI_2INT");
-DT(short_int, SHORT_INT, struct lm_short_int, "MPI_SHORT_INT");
-DT(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int, "MPI_LONG_DOUBLE_INT");
+
+/*
+ * The pairs: (value, int), the size of the two members (MPI_DOUBLE_INT
+ * 12 bytes), bounds those of the C struct (extent 16).  The value and
+ * the int are one run at 0, but for MPI_SHORT_INT (a hole after the
+ * short).  Each run is one leaf of the layout; a pair's two basic
+ * elements are counted together (a partial pair is no whole number of
+ * elements), except MPI_SHORT_INT's, whose members are apart.
+ */
+#define PAIR_V(T)	sizeof(((T *)0)->v)
+#define PAIR_SIZE(T)	(PAIR_V(T) + sizeof(int))
+#define PAIR_LAYOUT(id, T)						\
+	static struct lm_layout pair_layout_##id = {			\
+		.refs = LM_LAYOUT_STATIC, .nsegs = 1,			\
+		.size = PAIR_SIZE(T), .nelem = 2,			\
+		.segs = { { .count = 1, .len = PAIR_SIZE(T),		\
+			    .esize = (uint32_t)PAIR_SIZE(T), .epe = 2 } }, \
+	}
+#define PAIR(id, idx, T, mpiname, lay)					\
+	struct libmsg_datatype libmsg_dt_##id = {			\
+		.magic = LM_MAGIC_DT, .index = LM_DT_##idx,		\
+		.size = (int64_t)PAIR_SIZE(T), .name = mpiname,		\
+		.lb = 0, .extent = (int64_t)sizeof(T),			\
+		.true_lb = 0,						\
+		.true_extent = (int64_t)(offsetof(T, i) + sizeof(int)),	\
+		.align = (uint32_t)_Alignof(T), .predefined = 1,	\
+		.committed = 1,						\
+		.contig1 = offsetof(T, i) == PAIR_V(T),			\
+		.dense = PAIR_SIZE(T) == sizeof(T),			\
+		.layout = lay,						\
+		.basic = &libmsg_dt_##id, .nbasic = 1,			\
+	}
+
+_Static_assert(offsetof(struct lm_short_int, i) > sizeof(short),
+	       "MPI_SHORT_INT has no hole: its layout below is wrong");
+PAIR_LAYOUT(double_int, struct lm_double_int);
+PAIR_LAYOUT(long_int, struct lm_long_int);
+PAIR_LAYOUT(long_double_int, struct lm_long_double_int);
+static struct lm_layout pair_layout_short_int = {
+	.refs = LM_LAYOUT_STATIC, .nsegs = 2, .size = sizeof(short) + sizeof(int),
+	.nelem = 2,
+	.segs = {
+		{ .count = 1, .len = sizeof(short), .esize = sizeof(short),
+		  .epe = 1 },
+		{ .off = offsetof(struct lm_short_int, i), .count = 1,
+		  .len = sizeof(int), .esize = sizeof(int), .epe = 1 },
+	},
+};
+
+PAIR(float_int, FLOAT_INT, struct lm_float_int, "MPI_FLOAT_INT", NULL);
+PAIR(double_int, DOUBLE_INT, struct lm_double_int, "MPI_DOUBLE_INT",
+     &pair_layout_double_int);
+PAIR(long_int, LONG_INT, struct lm_long_int, "MPI_LONG_INT",
+     &pair_layout_long_int);
+PAIR(2int, 2INT, struct lm_2int, "MPI_2INT", NULL);
+PAIR(short_int, SHORT_INT, struct lm_short_int, "MPI_SHORT_INT",
+     &pair_layout_short_int);
+PAIR(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int,
+     "MPI_LONG_DOUBLE_INT", &pair_layout_long_double_int);
 
 /* ---- Checks and references --------------------------------------------- */
 

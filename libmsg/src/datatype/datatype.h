@@ -34,6 +34,9 @@ struct lm_seg {
 	uint32_t epe;		/* leaf: basic elements in esize bytes */
 };
 
+/* The references of a layout that is never freed (the padded pairs'). */
+#define LM_LAYOUT_STATIC	(1U << 30)
+
 struct lm_layout {
 	uint32_t refs;
 	uint32_t nsegs;
@@ -66,7 +69,8 @@ struct libmsg_datatype {
 	uint8_t freed;		/* the handle is gone (MPI_Type_free) */
 	uint8_t explicit_bounds;	/* lb/extent set by resized or subarray */
 	uint32_t refs;		/* derived: the handle + operations using it */
-	struct lm_layout *layout;	/* derived: its blocks; NULL for basic */
+	struct lm_layout *layout;	/* derived and padded pairs: its blocks;
+					 * NULL for other basic types */
 	/* The one basic type all elements are (reductions), or NULL. */
 	struct libmsg_datatype *basic;
 	uint64_t nbasic;	/* ... and how many of them one element holds */

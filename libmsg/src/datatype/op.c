@@ -160,6 +160,24 @@ static void op##_##index(const void *vin, void *vinout, size_t n)	\
 		inout[i] = E_##op(in[i], inout[i], T, W);		\
 }
 
+/*
+ * The pairs: member by member, so that the padding of MPI_DOUBLE_INT
+ * and the like is never written (it is no part of the type).
+ */
+#define DEFINE_LOC_LOOP(op, index, T, W)				\
+static void op##_##index(const void *vin, void *vinout, size_t n)	\
+{									\
+	const T *in = vin;						\
+	T *inout = vinout, r;						\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++) {					\
+		r = E_##op(in[i], inout[i], T, W);			\
+		inout[i].v = r.v;					\
+		inout[i].i = r.i;					\
+	}								\
+}
+
 MINMAX_TYPES(DEFINE_LOOP, max)
 MINMAX_TYPES(DEFINE_LOOP, min)
 ARITH_TYPES(DEFINE_LOOP, sum)
@@ -170,8 +188,8 @@ LOGICAL_TYPES(DEFINE_LOOP, lxor)
 BITWISE_TYPES(DEFINE_LOOP, band)
 BITWISE_TYPES(DEFINE_LOOP, bor)
 BITWISE_TYPES(DEFINE_LOOP, bxor)
-LOC_TYPES(DEFINE_LOOP, minloc)
-LOC_TYPES(DEFINE_LOOP, maxloc)
+LOC_TYPES(DEFINE_LOC_LOOP, minloc)
+LOC_TYPES(DEFINE_LOC_LOOP, maxloc)
 
 #define LOOP_ENTRY(op, index, T, W)	[LM_DT_##index] = op##_##index,
 
@@ -232,35 +250,56 @@ int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
 	return MPI_ERR_OP;
 }
 
+static void *op_alloc(uint64_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p)
+		lm_fatal("out of memory reducing %llu bytes", (unsigned long long)bytes);
+	return p;
+}
+
 /*
  * A predefined op on a derived type of one basic type (lm_op_check
  * said so): on the basic elements, in place when the data is one run,
- * else packed and unpacked around the loop.
+ * else packed and unpacked around the loop.  Pairs with padding
+ * (MPI_DOUBLE_INT...) pack to their members only: the loop gets them
+ * back as C structs, extent apart.
  */
 static void apply_derived(MPI_Op op, const void *in, void *inout, int count,
 			  MPI_Datatype dt)
 {
+	MPI_Datatype p = dt->basic;
 	uint64_t n = (uint64_t)count * dt->nbasic, bytes;
-	unsigned char *a, *b;
+	unsigned char *a, *b, *sa, *sb;
 
 	if (op->id == LM_OP_REPLACE) {
 		lm_dt_copy(in, inout, count, dt);
 		return;
 	}
-	if (lm_dt_contig(dt, count)) {
-		loops[op->id][dt->basic->index]((const unsigned char *)in + dt->true_lb,
-						(unsigned char *)inout + dt->true_lb,
-						(size_t)n);
+	if (p->dense && lm_dt_contig(dt, count)) {
+		loops[op->id][p->index]((const unsigned char *)in + dt->true_lb,
+					(unsigned char *)inout + dt->true_lb,
+					(size_t)n);
 		return;
 	}
 	bytes = (uint64_t)count * (uint64_t)dt->size;
-	a = malloc(bytes);
-	b = malloc(bytes);
-	if (!a || !b)
-		lm_fatal("out of memory reducing %llu bytes", (unsigned long long)bytes);
+	a = op_alloc(bytes);
+	b = op_alloc(bytes);
 	lm_dt_pack(in, count, dt, a);
 	lm_dt_pack(inout, count, dt, b);
-	loops[op->id][dt->basic->index](a, b, (size_t)n);
+	if (p->dense) {
+		loops[op->id][p->index](a, b, (size_t)n);
+	} else {
+		sa = op_alloc(n * (uint64_t)p->extent);
+		sb = op_alloc(n * (uint64_t)p->extent);
+		lm_dt_unpack(a, bytes, sa, (int64_t)n, p);
+		lm_dt_unpack(b, bytes, sb, (int64_t)n, p);
+		loops[op->id][p->index](sa, sb, (size_t)n);
+		lm_dt_pack(sb, (int64_t)n, p, b);
+		free(sa);
+		free(sb);
+	}
 	lm_dt_unpack(b, bytes, inout, count, dt);
 	free(a);
 	free(b);
@@ -286,8 +325,12 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 		return;
 	}
 	if (op->id == LM_OP_REPLACE) {
-		if (in != inout)
+		if (in == inout)
+			return;
+		if (dt->dense)
 			memmove(inout, in, (size_t)count * (size_t)dt->size);
+		else
+			lm_dt_copy(in, inout, count, dt);	/* a padded pair */
 		return;
 	}
 	loop = loops[op->id][dt->index];
