@@ -110,6 +110,8 @@ LIBMSG_DT(c_float_complex); LIBMSG_DT(c_double_complex);
 LIBMSG_DT(c_long_double_complex); LIBMSG_DT(packed);
 LIBMSG_DT(float_int); LIBMSG_DT(double_int); LIBMSG_DT(long_int);
 LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
+LIBMSG_DT(cxx_bool); LIBMSG_DT(cxx_float_complex);
+LIBMSG_DT(cxx_double_complex); LIBMSG_DT(cxx_long_double_complex);
 #undef LIBMSG_DT
 
 #define MPI_DATATYPE_NULL	((MPI_Datatype)0)
@@ -153,6 +155,11 @@ LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
 #define MPI_2INT		(&libmsg_dt_2int)
 #define MPI_SHORT_INT		(&libmsg_dt_short_int)
 #define MPI_LONG_DOUBLE_INT	(&libmsg_dt_long_double_int)
+/* C++'s bool and std::complex<float>, <double>, <long double>. */
+#define MPI_CXX_BOOL		(&libmsg_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX	(&libmsg_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX	(&libmsg_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&libmsg_dt_cxx_long_double_complex)
 
 /* Reduction operations. */
 #define LIBMSG_OP(name) extern struct libmsg_op libmsg_op_##name

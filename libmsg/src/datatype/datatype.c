@@ -70,6 +70,16 @@ DT(c_float_complex, C_FLOAT_COMPLEX, float complex, "MPI_C_FLOAT_COMPLEX");
 DT(c_double_complex, C_DOUBLE_COMPLEX, double complex, "MPI_C_DOUBLE_COMPLEX");
 DT(c_long_double_complex, C_LONG_DOUBLE_COMPLEX, long double complex, "MPI_C_LONG_DOUBLE_COMPLEX");
 DT(packed, PACKED, unsigned char, "MPI_PACKED");
+/*
+ * C++'s bool and std::complex<T>: the same bytes as C's bool and
+ * T _Complex (C++ guarantees std::complex<T> is laid out as T[2]); the
+ * C++ test checks the sizes from C++.
+ */
+DT(cxx_bool, CXX_BOOL, bool, "MPI_CXX_BOOL");
+DT(cxx_float_complex, CXX_FLOAT_COMPLEX, float complex, "MPI_CXX_FLOAT_COMPLEX");
+DT(cxx_double_complex, CXX_DOUBLE_COMPLEX, double complex, "MPI_CXX_DOUBLE_COMPLEX");
+DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
+   "MPI_CXX_LONG_DOUBLE_COMPLEX");
 
 /*
  * The pairs: (value, int), the size of the two members (MPI_DOUBLE_INT

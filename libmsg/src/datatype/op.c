@@ -89,13 +89,18 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 #define COMPLEX(X, op)							\
 	X(op, C_FLOAT_COMPLEX, float complex, float complex)		\
 	X(op, C_DOUBLE_COMPLEX, double complex, double complex)		\
-	X(op, C_LONG_DOUBLE_COMPLEX, long double complex, long double complex)
+	X(op, C_LONG_DOUBLE_COMPLEX, long double complex, long double complex) \
+	X(op, CXX_FLOAT_COMPLEX, float complex, float complex)		\
+	X(op, CXX_DOUBLE_COMPLEX, double complex, double complex)	\
+	X(op, CXX_LONG_DOUBLE_COMPLEX, long double complex, long double complex)
 
 /*
  * Read as bytes, any non-zero byte is true (a bool holding another value
  * would be undefined); the logical ops write 0 or 1.
  */
-#define LOGICAL(X, op)	X(op, C_BOOL, unsigned char, unsigned)
+#define LOGICAL(X, op)							\
+	X(op, C_BOOL, unsigned char, unsigned)				\
+	X(op, CXX_BOOL, unsigned char, unsigned)
 
 #define BYTE(X, op)	X(op, BYTE, unsigned char, unsigned)
 
