@@ -112,6 +112,13 @@ LIBMSG_DT(float_int); LIBMSG_DT(double_int); LIBMSG_DT(long_int);
 LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
 LIBMSG_DT(cxx_bool); LIBMSG_DT(cxx_float_complex);
 LIBMSG_DT(cxx_double_complex); LIBMSG_DT(cxx_long_double_complex);
+LIBMSG_DT(character); LIBMSG_DT(logical); LIBMSG_DT(integer);
+LIBMSG_DT(real); LIBMSG_DT(double_precision); LIBMSG_DT(f_complex);
+LIBMSG_DT(double_complex); LIBMSG_DT(2real); LIBMSG_DT(2double_precision);
+LIBMSG_DT(2integer); LIBMSG_DT(integer1); LIBMSG_DT(integer2);
+LIBMSG_DT(integer4); LIBMSG_DT(integer8); LIBMSG_DT(integer16);
+LIBMSG_DT(real2); LIBMSG_DT(real4); LIBMSG_DT(real8); LIBMSG_DT(real16);
+LIBMSG_DT(complex8); LIBMSG_DT(complex16); LIBMSG_DT(complex32);
 #undef LIBMSG_DT
 
 #define MPI_DATATYPE_NULL	((MPI_Datatype)0)
@@ -160,6 +167,33 @@ LIBMSG_DT(cxx_double_complex); LIBMSG_DT(cxx_long_double_complex);
 #define MPI_CXX_FLOAT_COMPLEX	(&libmsg_dt_cxx_float_complex)
 #define MPI_CXX_DOUBLE_COMPLEX	(&libmsg_dt_cxx_double_complex)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX (&libmsg_dt_cxx_long_double_complex)
+/*
+ * Fortran's, visible to C (MPI-3.1 3.2.2, A.1.1), with gfortran's sizes:
+ * INTEGER, REAL, LOGICAL 4 bytes, DOUBLE PRECISION 8, COMPLEX 8, DOUBLE
+ * COMPLEX 16, CHARACTER 1; the sized ones as named.
+ */
+#define MPI_CHARACTER		(&libmsg_dt_character)
+#define MPI_LOGICAL		(&libmsg_dt_logical)
+#define MPI_INTEGER		(&libmsg_dt_integer)
+#define MPI_REAL		(&libmsg_dt_real)
+#define MPI_DOUBLE_PRECISION	(&libmsg_dt_double_precision)
+#define MPI_COMPLEX		(&libmsg_dt_f_complex)
+#define MPI_DOUBLE_COMPLEX	(&libmsg_dt_double_complex)
+#define MPI_2REAL		(&libmsg_dt_2real)
+#define MPI_2DOUBLE_PRECISION	(&libmsg_dt_2double_precision)
+#define MPI_2INTEGER		(&libmsg_dt_2integer)
+#define MPI_INTEGER1		(&libmsg_dt_integer1)
+#define MPI_INTEGER2		(&libmsg_dt_integer2)
+#define MPI_INTEGER4		(&libmsg_dt_integer4)
+#define MPI_INTEGER8		(&libmsg_dt_integer8)
+#define MPI_INTEGER16		(&libmsg_dt_integer16)
+#define MPI_REAL2		(&libmsg_dt_real2)
+#define MPI_REAL4		(&libmsg_dt_real4)
+#define MPI_REAL8		(&libmsg_dt_real8)
+#define MPI_REAL16		(&libmsg_dt_real16)
+#define MPI_COMPLEX8		(&libmsg_dt_complex8)
+#define MPI_COMPLEX16		(&libmsg_dt_complex16)
+#define MPI_COMPLEX32		(&libmsg_dt_complex32)
 
 /* Reduction operations. */
 #define LIBMSG_OP(name) extern struct libmsg_op libmsg_op_##name

@@ -90,8 +90,16 @@ enum {
 	LM_DT_COUNT, LM_DT_C_FLOAT_COMPLEX, LM_DT_C_DOUBLE_COMPLEX,
 	LM_DT_C_LONG_DOUBLE_COMPLEX, LM_DT_PACKED, LM_DT_FLOAT_INT,
 	LM_DT_DOUBLE_INT, LM_DT_LONG_INT, LM_DT_2INT, LM_DT_SHORT_INT,
-	LM_DT_LONG_DOUBLE_INT, LM_DT_CXX_BOOL, LM_DT_CXX_FLOAT_COMPLEX,
+	LM_DT_LONG_DOUBLE_INT, LM_DT_2REAL, LM_DT_2DOUBLE_PRECISION,
+	LM_DT_2INTEGER,		/* the last of the pairs */
+	LM_DT_CXX_BOOL, LM_DT_CXX_FLOAT_COMPLEX,
 	LM_DT_CXX_DOUBLE_COMPLEX, LM_DT_CXX_LONG_DOUBLE_COMPLEX,
+	/* Fortran's, as gfortran lays them out on x86-64. */
+	LM_DT_CHARACTER, LM_DT_LOGICAL, LM_DT_INTEGER, LM_DT_REAL,
+	LM_DT_DOUBLE_PRECISION, LM_DT_COMPLEX, LM_DT_DOUBLE_COMPLEX,
+	LM_DT_INTEGER1, LM_DT_INTEGER2, LM_DT_INTEGER4, LM_DT_INTEGER8,
+	LM_DT_INTEGER16, LM_DT_REAL2, LM_DT_REAL4, LM_DT_REAL8, LM_DT_REAL16,
+	LM_DT_COMPLEX8, LM_DT_COMPLEX16, LM_DT_COMPLEX32,
 	LM_DT_NTYPES,
 	LM_DT_DERIVED = LM_DT_NTYPES	/* no loops: see basic, nbasic */
 };
@@ -103,6 +111,15 @@ struct lm_long_int { long v; int i; };
 struct lm_2int { int v, i; };
 struct lm_short_int { short v; int i; };
 struct lm_long_double_int { long double v; int i; };
+/* Fortran's pairs: the index has the value's type. */
+struct lm_2real { float v, i; };
+struct lm_2double_precision { double v, i; };
+struct lm_2integer { int32_t v, i; };
+/* Fortran's REAL*2, REAL*16, INTEGER*16 and COMPLEX*32 in C (GCC). */
+typedef _Float16 lm_real2;
+typedef __float128 lm_real16;
+typedef __int128 lm_integer16;
+typedef _Complex float __attribute__((mode(TC))) lm_complex32;
 
 /* ---- datatype.c, dtype_build.c, pack.c: datatypes ------------------------ */
 

@@ -76,6 +76,14 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 	X(op, UINT32_T, uint32_t, uint32_t)				\
 	X(op, UINT64_T, uint64_t, uint64_t)
 
+#define FORTRAN_INTEGER(X, op)						\
+	X(op, INTEGER, int32_t, uint32_t)				\
+	X(op, INTEGER1, int8_t, unsigned)				\
+	X(op, INTEGER2, int16_t, unsigned)				\
+	X(op, INTEGER4, int32_t, uint32_t)				\
+	X(op, INTEGER8, int64_t, uint64_t)				\
+	X(op, INTEGER16, lm_integer16, unsigned __int128)
+
 #define MULTI_LANGUAGE(X, op)						\
 	X(op, AINT, MPI_Aint, uintptr_t)				\
 	X(op, OFFSET, MPI_Offset, unsigned long long)			\
@@ -84,7 +92,13 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 #define FLOATING(X, op)							\
 	X(op, FLOAT, float, float)					\
 	X(op, DOUBLE, double, double)					\
-	X(op, LONG_DOUBLE, long double, long double)
+	X(op, LONG_DOUBLE, long double, long double)			\
+	X(op, REAL, float, float)					\
+	X(op, DOUBLE_PRECISION, double, double)				\
+	X(op, REAL2, lm_real2, float)					\
+	X(op, REAL4, float, float)					\
+	X(op, REAL8, double, double)					\
+	X(op, REAL16, lm_real16, lm_real16)
 
 #define COMPLEX(X, op)							\
 	X(op, C_FLOAT_COMPLEX, float complex, float complex)		\
@@ -92,7 +106,12 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 	X(op, C_LONG_DOUBLE_COMPLEX, long double complex, long double complex) \
 	X(op, CXX_FLOAT_COMPLEX, float complex, float complex)		\
 	X(op, CXX_DOUBLE_COMPLEX, double complex, double complex)	\
-	X(op, CXX_LONG_DOUBLE_COMPLEX, long double complex, long double complex)
+	X(op, CXX_LONG_DOUBLE_COMPLEX, long double complex, long double complex) \
+	X(op, COMPLEX, float complex, float complex)			\
+	X(op, DOUBLE_COMPLEX, double complex, double complex)		\
+	X(op, COMPLEX8, float complex, float complex)			\
+	X(op, COMPLEX16, double complex, double complex)		\
+	X(op, COMPLEX32, lm_complex32, lm_complex32)
 
 /*
  * Read as bytes, any non-zero byte is true (a bool holding another value
@@ -100,7 +119,8 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
  */
 #define LOGICAL(X, op)							\
 	X(op, C_BOOL, unsigned char, unsigned)				\
-	X(op, CXX_BOOL, unsigned char, unsigned)
+	X(op, CXX_BOOL, unsigned char, unsigned)			\
+	X(op, LOGICAL, int32_t, unsigned)
 
 #define BYTE(X, op)	X(op, BYTE, unsigned char, unsigned)
 
@@ -110,16 +130,22 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 	X(op, LONG_INT, struct lm_long_int, void)			\
 	X(op, 2INT, struct lm_2int, void)				\
 	X(op, SHORT_INT, struct lm_short_int, void)			\
-	X(op, LONG_DOUBLE_INT, struct lm_long_double_int, void)
+	X(op, LONG_DOUBLE_INT, struct lm_long_double_int, void)		\
+	X(op, 2REAL, struct lm_2real, void)				\
+	X(op, 2DOUBLE_PRECISION, struct lm_2double_precision, void)	\
+	X(op, 2INTEGER, struct lm_2integer, void)
 
 /* Which groups each op is defined on (MPI-3.1, 5.9.2). */
 #define MINMAX_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) FLOATING(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	FLOATING(X, op)
 #define ARITH_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) FLOATING(X, op) COMPLEX(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	FLOATING(X, op) COMPLEX(X, op)
 #define LOGICAL_TYPES(X, op)	C_INTEGER(X, op) LOGICAL(X, op)
 #define BITWISE_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) BYTE(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	BYTE(X, op)
 #define LOC_TYPES(X, op)	PAIRS(X, op)
 
 /* ---- The loops ------------------------------------------------------------ */
