@@ -282,11 +282,13 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_INTERN		17
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
+#define MPI_ERR_CONVERSION	23	/* a value external32 cannot hold */
 #define MPI_ERR_NAME		33
 #define MPI_ERR_NO_MEM		34
 #define MPI_ERR_PORT		38
 #define MPI_ERR_SERVICE		41
 #define MPI_ERR_SPAWN		42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
 #define MPI_ERR_KEYVAL		48
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
@@ -678,6 +680,15 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 	       int outcount, MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 		  int *size);
+/* The portable form: datarep "external32" only (MPI-3.1 13.5.2). */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+		      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+		      MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+			MPI_Aint insize, MPI_Aint *position, void *outbuf,
+			int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount,
+			   MPI_Datatype datatype, MPI_Aint *size);
 
 /* ---- Point-to-point --------------------------------------------------- */
 

@@ -123,12 +123,13 @@ DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
  */
 #define PAIR_V(T)	sizeof(((T *)0)->v)
 #define PAIR_SIZE(T)	(PAIR_V(T) + sizeof(int))
-#define PAIR_LAYOUT(id, T)						\
+#define PAIR_LAYOUT(id, T, x)						\
 	static struct lm_layout pair_layout_##id = {			\
 		.refs = LM_LAYOUT_STATIC, .nsegs = 1,			\
 		.size = PAIR_SIZE(T), .nelem = 2,			\
 		.segs = { { .count = 1, .len = PAIR_SIZE(T),		\
-			    .esize = (uint32_t)PAIR_SIZE(T), .epe = 2 } }, \
+			    .esize = (uint32_t)PAIR_SIZE(T), .epe = 2,	\
+			    .x32 = x } },				\
 	}
 #define PAIR(id, idx, T, mpiname, lay)					\
 	struct libmsg_datatype libmsg_dt_##id = {			\
@@ -147,17 +148,18 @@ DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
 
 _Static_assert(offsetof(struct lm_short_int, i) > sizeof(short),
 	       "MPI_SHORT_INT has no hole: its layout below is wrong");
-PAIR_LAYOUT(double_int, struct lm_double_int);
-PAIR_LAYOUT(long_int, struct lm_long_int);
-PAIR_LAYOUT(long_double_int, struct lm_long_double_int);
+PAIR_LAYOUT(double_int, struct lm_double_int, LM_X32_DOUBLE_INT);
+PAIR_LAYOUT(long_int, struct lm_long_int, LM_X32_LONG_INT);
+PAIR_LAYOUT(long_double_int, struct lm_long_double_int, LM_X32_LDOUBLE_INT);
 static struct lm_layout pair_layout_short_int = {
 	.refs = LM_LAYOUT_STATIC, .nsegs = 2, .size = sizeof(short) + sizeof(int),
 	.nelem = 2,
 	.segs = {
 		{ .count = 1, .len = sizeof(short), .esize = sizeof(short),
-		  .epe = 1 },
+		  .epe = 1, .x32 = LM_X32_SWAP2 },
 		{ .off = offsetof(struct lm_short_int, i), .count = 1,
-		  .len = sizeof(int), .esize = sizeof(int), .epe = 1 },
+		  .len = sizeof(int), .esize = sizeof(int), .epe = 1,
+		  .x32 = LM_X32_SWAP4 },
 	},
 };
 

@@ -31,7 +31,8 @@ struct lm_seg {
 	uint64_t len;		/* leaf: bytes per block; node: sub->size */
 	struct lm_layout *sub;	/* NULL: a leaf */
 	uint32_t esize;		/* leaf: bytes of its basic elements */
-	uint32_t epe;		/* leaf: basic elements in esize bytes */
+	uint16_t epe;		/* leaf: basic elements in esize bytes */
+	uint16_t x32;		/* leaf: their external32 form (LM_X32_*) */
 };
 
 /* The references of a layout that is never freed (the padded pairs'). */
@@ -224,6 +225,23 @@ void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre);
 /* Packed message bytes [from, to) at in into buf, laid out by t. */
 void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
 		    uint64_t from, uint64_t to);
+
+/* ---- pack_external.c: the "external32" representation -------------------- */
+
+/*
+ * How an element of a leaf converts to external32 (MPI-3.1 13.5.2):
+ * one part or two (a complex, a pair), each a byte swap or a change
+ * of size.  Leaves merge only when their elements convert alike.
+ */
+enum {
+	LM_X32_COPY1, LM_X32_SWAP2, LM_X32_SWAP4, LM_X32_SWAP8,
+	LM_X32_SWAP16, LM_X32_LONG, LM_X32_ULONG, LM_X32_WCHAR,
+	LM_X32_LDOUBLE, LM_X32_2SWAP4, LM_X32_2SWAP8, LM_X32_2SWAP16,
+	LM_X32_2LDOUBLE, LM_X32_DOUBLE_INT, LM_X32_LONG_INT,
+	LM_X32_LDOUBLE_INT,
+};
+/* A basic type's (by its index): a leaf of it gets this. */
+uint16_t lm_x32_of(int index);
 
 /* ---- pack.c: packing, unpacking, element counts ------------------------- */
 
