@@ -110,6 +110,15 @@ LIBMSG_DT(c_float_complex); LIBMSG_DT(c_double_complex);
 LIBMSG_DT(c_long_double_complex); LIBMSG_DT(packed);
 LIBMSG_DT(float_int); LIBMSG_DT(double_int); LIBMSG_DT(long_int);
 LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
+LIBMSG_DT(cxx_bool); LIBMSG_DT(cxx_float_complex);
+LIBMSG_DT(cxx_double_complex); LIBMSG_DT(cxx_long_double_complex);
+LIBMSG_DT(character); LIBMSG_DT(logical); LIBMSG_DT(integer);
+LIBMSG_DT(real); LIBMSG_DT(double_precision); LIBMSG_DT(f_complex);
+LIBMSG_DT(double_complex); LIBMSG_DT(2real); LIBMSG_DT(2double_precision);
+LIBMSG_DT(2integer); LIBMSG_DT(integer1); LIBMSG_DT(integer2);
+LIBMSG_DT(integer4); LIBMSG_DT(integer8); LIBMSG_DT(integer16);
+LIBMSG_DT(real2); LIBMSG_DT(real4); LIBMSG_DT(real8); LIBMSG_DT(real16);
+LIBMSG_DT(complex8); LIBMSG_DT(complex16); LIBMSG_DT(complex32);
 #undef LIBMSG_DT
 
 #define MPI_DATATYPE_NULL	((MPI_Datatype)0)
@@ -153,6 +162,38 @@ LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
 #define MPI_2INT		(&libmsg_dt_2int)
 #define MPI_SHORT_INT		(&libmsg_dt_short_int)
 #define MPI_LONG_DOUBLE_INT	(&libmsg_dt_long_double_int)
+/* C++'s bool and std::complex<float>, <double>, <long double>. */
+#define MPI_CXX_BOOL		(&libmsg_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX	(&libmsg_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX	(&libmsg_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&libmsg_dt_cxx_long_double_complex)
+/*
+ * Fortran's, visible to C (MPI-3.1 3.2.2, A.1.1), with gfortran's sizes:
+ * INTEGER, REAL, LOGICAL 4 bytes, DOUBLE PRECISION 8, COMPLEX 8, DOUBLE
+ * COMPLEX 16, CHARACTER 1; the sized ones as named.
+ */
+#define MPI_CHARACTER		(&libmsg_dt_character)
+#define MPI_LOGICAL		(&libmsg_dt_logical)
+#define MPI_INTEGER		(&libmsg_dt_integer)
+#define MPI_REAL		(&libmsg_dt_real)
+#define MPI_DOUBLE_PRECISION	(&libmsg_dt_double_precision)
+#define MPI_COMPLEX		(&libmsg_dt_f_complex)
+#define MPI_DOUBLE_COMPLEX	(&libmsg_dt_double_complex)
+#define MPI_2REAL		(&libmsg_dt_2real)
+#define MPI_2DOUBLE_PRECISION	(&libmsg_dt_2double_precision)
+#define MPI_2INTEGER		(&libmsg_dt_2integer)
+#define MPI_INTEGER1		(&libmsg_dt_integer1)
+#define MPI_INTEGER2		(&libmsg_dt_integer2)
+#define MPI_INTEGER4		(&libmsg_dt_integer4)
+#define MPI_INTEGER8		(&libmsg_dt_integer8)
+#define MPI_INTEGER16		(&libmsg_dt_integer16)
+#define MPI_REAL2		(&libmsg_dt_real2)
+#define MPI_REAL4		(&libmsg_dt_real4)
+#define MPI_REAL8		(&libmsg_dt_real8)
+#define MPI_REAL16		(&libmsg_dt_real16)
+#define MPI_COMPLEX8		(&libmsg_dt_complex8)
+#define MPI_COMPLEX16		(&libmsg_dt_complex16)
+#define MPI_COMPLEX32		(&libmsg_dt_complex32)
 
 /* Reduction operations. */
 #define LIBMSG_OP(name) extern struct libmsg_op libmsg_op_##name
@@ -241,11 +282,13 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_INTERN		17
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
+#define MPI_ERR_CONVERSION	23	/* a value external32 cannot hold */
 #define MPI_ERR_NAME		33
 #define MPI_ERR_NO_MEM		34
 #define MPI_ERR_PORT		38
 #define MPI_ERR_SERVICE		41
 #define MPI_ERR_SPAWN		42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
 #define MPI_ERR_KEYVAL		48
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
@@ -637,6 +680,15 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 	       int outcount, MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 		  int *size);
+/* The portable form: datarep "external32" only (MPI-3.1 13.5.2). */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+		      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+		      MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+			MPI_Aint insize, MPI_Aint *position, void *outbuf,
+			int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount,
+			   MPI_Datatype datatype, MPI_Aint *size);
 
 /* ---- Point-to-point --------------------------------------------------- */
 

@@ -5,7 +5,11 @@
  * limits hold to the character, MPI_INFO_ENV describes the job and
  * cannot be changed, and every bad argument gets its error class;
  * MPI_Info_get_string reports the room a value needs and cuts it to fit.
+ * MPI_INFO_ENV and MPI_Info_create_env (before MPI_Init too, with
+ * arguments, one, or none) hold each key MPI-4.0 lists with its meaning.
  */
+#include <sys/utsname.h>
+
 #include "test.h"
 
 static void expect(int err, int cls, const char *what)
@@ -224,6 +228,73 @@ static void errors(void)
 	MPI_OK(MPI_Info_free(&info));
 }
 
+/* key's value in info, or NULL. */
+static const char *val_of(MPI_Info info, const char *key)
+{
+	static char v[MPI_MAX_INFO_VAL];
+	int flag = 0;
+
+	MPI_OK(MPI_Info_get(info, key, sizeof(v) - 1, v, &flag));
+	return flag ? v : NULL;
+}
+
+/*
+ * The keys MPI-4.0 (11.4) lists, each with its meaning: command and
+ * argv as given, maxprocs the world's size, host and arch uname's,
+ * wdir the working directory, thread_level the level asked for (none
+ * before MPI_Init); soft and file are never set (mpiexec takes
+ * neither).
+ */
+static void env_keys(MPI_Info info, const char *what, const char *command,
+		     const char *args, int initialized)
+{
+	char cwd[4096];
+	struct utsname u;
+	const char *v;
+
+	CHECK(!uname(&u) && getcwd(cwd, sizeof(cwd)), "uname, getcwd");
+	v = val_of(info, "command");
+	CHECK(v && (command[0] == '*' ? strstr(v, command + 1) != NULL :
+		    !strcmp(v, command)), "%s: command %s", what, v ? v : "(none)");
+	v = val_of(info, "argv");
+	CHECK(args ? v && !strcmp(v, args) : !v, "%s: argv %s, not %s", what,
+	      v ? v : "(none)", args ? args : "(none)");
+	v = val_of(info, "maxprocs");
+	CHECK(v && atoi(v) == t_size, "%s: maxprocs %s, size %d", what,
+	      v ? v : "(none)", t_size);
+	v = val_of(info, "host");
+	CHECK(v && !strcmp(v, u.nodename), "%s: host %s", what, v ? v : "(none)");
+	v = val_of(info, "arch");
+	CHECK(v && !strcmp(v, u.machine), "%s: arch %s", what, v ? v : "(none)");
+	v = val_of(info, "wdir");
+	CHECK(v && !strcmp(v, cwd), "%s: wdir %s", what, v ? v : "(none)");
+	v = val_of(info, "thread_level");
+	CHECK(initialized ? v && !strcmp(v, "MPI_THREAD_SINGLE") : !v,
+	      "%s: thread_level %s", what, v ? v : "(none)");
+	CHECK(!val_of(info, "soft") && !val_of(info, "file"),
+	      "%s: soft or file set", what);
+}
+
+static void create_env(MPI_Info before)
+{
+	char *args[] = { "prog", "-x", "two words", NULL };
+	MPI_Info info;
+
+	env_keys(before, "MPI_Info_create_env before MPI_Init", "*info", NULL, 0);
+	MPI_OK(MPI_Info_free(&before));
+	MPI_OK(MPI_Info_create_env(3, args, &info));
+	env_keys(info, "MPI_Info_create_env(3, ...)", "prog", "-x two words", 1);
+	MPI_OK(MPI_Info_free(&info));
+	MPI_OK(MPI_Info_create_env(1, args, &info));
+	env_keys(info, "MPI_Info_create_env(1, ...)", "prog", NULL, 1);
+	MPI_OK(MPI_Info_free(&info));
+	/* Without arguments: the process's own command line. */
+	MPI_OK(MPI_Info_create_env(0, NULL, &info));
+	env_keys(info, "MPI_Info_create_env(0, NULL)", "*info", NULL, 1);
+	MPI_OK(MPI_Info_free(&info));
+	env_keys(MPI_INFO_ENV, "MPI_INFO_ENV", "*info", NULL, 1);
+}
+
 static void env(void)
 {
 	char val[MPI_MAX_INFO_VAL];
@@ -260,7 +331,12 @@ static void env(void)
 
 int main(int argc, char **argv)
 {
+	MPI_Info before;
+
+	/* MPI-4.0: info calls work before MPI_Init. */
+	MPI_Info_create_env(argc, argv, &before);
 	t_init(&argc, &argv);
+	create_env(before);
 	basics();
 	limits();
 	errors();

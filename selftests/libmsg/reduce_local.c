@@ -7,7 +7,9 @@
  * integers and bools, complex SUM and PROD, MINLOC/MAXLOC ties); every
  * pair MPI does not define is refused with MPI_ERR_OP; REPLACE and
  * NO_OP; user ops, commutative and not (2x2 matrix products show the
- * operand order); Op_free and Op_commutative; bad arguments.
+ * operand order); Op_free and Op_commutative; bad arguments.  The C++
+ * types (MPI_CXX_BOOL logical, MPI_CXX_*_COMPLEX complex) among them;
+ * every type's size, extent and name.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -82,6 +84,11 @@ static const struct type types[] = {
 	CPLX_T(MPI_C_FLOAT_COMPLEX, float complex, R_FLOAT),
 	CPLX_T(MPI_C_DOUBLE_COMPLEX, double complex, R_DOUBLE),
 	CPLX_T(MPI_C_LONG_DOUBLE_COMPLEX, long double complex, R_LDOUBLE),
+	/* C++'s: the same bytes (std::complex<T> is T[2], bool a byte). */
+	{ MPI_CXX_BOOL, "MPI_CXX_BOOL", G_LOGICAL, K_BOOL, sizeof(bool), 0, -1, 0, 0 },
+	CPLX_T(MPI_CXX_FLOAT_COMPLEX, float complex, R_FLOAT),
+	CPLX_T(MPI_CXX_DOUBLE_COMPLEX, double complex, R_DOUBLE),
+	CPLX_T(MPI_CXX_LONG_DOUBLE_COMPLEX, long double complex, R_LDOUBLE),
 	PAIR_T(MPI_FLOAT_INT, struct p_float, 0, R_FLOAT),
 	PAIR_T(MPI_DOUBLE_INT, struct p_double, 0, R_DOUBLE),
 	PAIR_T(MPI_LONG_INT, struct p_long, 1, -1),
@@ -489,10 +496,27 @@ static int check_predefined(void)
 	static const int counts[] = { 1, 2, 17, 130 };
 	int op, ti, c, size, commute, pairs = 0;
 
+	MPI_Aint lb, extent;
+
+	/*
+	 * The extent is the C layout's; a pair's size its two members'
+	 * (MPI_DOUBLE_INT: 12 of 16 bytes), as a struct type of them has.
+	 */
 	for (ti = 0; ti < NTYPES; ti++) {
-		MPI_OK(MPI_Type_size(types[ti].dt, &size));
-		CHECK((size_t)size == types[ti].size, "%s: size %d, layout %zu",
-		      types[ti].name, size, types[ti].size);
+		const struct type *t = &types[ti];
+		size_t want = t->kind == K_PAIR ? t->vsize + sizeof(int) : t->size;
+
+		char name[MPI_MAX_OBJECT_NAME];
+		int len;
+
+		MPI_OK(MPI_Type_get_name(t->dt, name, &len));
+		CHECK(!strcmp(name, t->name), "%s is named %s", t->name, name);
+		MPI_OK(MPI_Type_size(t->dt, &size));
+		MPI_OK(MPI_Type_get_extent(t->dt, &lb, &extent));
+		CHECK((size_t)size == want && lb == 0 &&
+		      (size_t)extent == t->size,
+		      "%s: size %d, extent %ld; the layout says %zu, %zu",
+		      t->name, size, (long)extent, want, t->size);
 	}
 	for (op = 0; op < NOPS; op++) {
 		MPI_OK(MPI_Op_commutative(ops[op].op, &commute));

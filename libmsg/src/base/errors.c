@@ -54,6 +54,9 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal error",
 	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
 	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
+	[MPI_ERR_CONVERSION] = "MPI_ERR_CONVERSION: a value cannot be converted to the data representation",
+	[MPI_ERR_UNSUPPORTED_DATAREP] =
+		"MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation",
 	[MPI_ERR_INFO] = "MPI_ERR_INFO: invalid info object",
 	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: invalid info key",
 	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: invalid info value",

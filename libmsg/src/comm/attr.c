@@ -6,8 +6,10 @@
  * A keyval is made for one kind of object (MPI_Comm_create_keyval or
  * MPI_Type_create_keyval) and is refused on the other.  It lives while
  * the user holds it or an attribute uses it: freeing the keyval only
- * gives up the user's handle, and attributes already set keep their
- * callbacks.  Attributes are kept newest first, so an object's delete
+ * gives up the user's handle and marks it for deallocation (MPI-3.1
+ * section 6.7.2); the attributes already set work on, callbacks and
+ * all (get, set, delete, copied by a dup), until the last of them is
+ * deleted and the keyval goes.  Attributes are kept newest first, so an object's delete
  * callbacks run in the reverse order of setting (MPI asks this of
  * MPI_COMM_SELF at MPI_Finalize).  Copy callbacks run when the object
  * is duplicated (MPI_Comm_dup and friends, MPI_Type_dup), delete
@@ -144,16 +146,21 @@ static void keyval_put(struct lm_keyval *k)
 		memset(k, 0, sizeof(*k));
 }
 
-/* A user keyval of h's kind valid for set/get/delete, or an error. */
+/*
+ * A user keyval of h's kind, or an error.  user: the user must still
+ * hold it (MPI_Comm_free_keyval); set, get and delete also take one
+ * that was freed while attributes still use it.
+ */
 static int check_keyval(const struct holder *h, const char *fn, int keyval,
-			struct lm_keyval **k)
+			struct lm_keyval **k, int user)
 {
 	int i = keyval - LM_KEYVAL_BASE;
 
 	if (h->kind == LM_KV_COMM && predefined(keyval))
 		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
 				"keyval %#x is predefined and read-only", keyval);
-	if (i < 0 || i >= nkeyvals || !keyvals[i].user)
+	if (i < 0 || i >= nkeyvals || !keyvals[i].refs ||
+	    (user && !keyvals[i].user))
 		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
 				"keyval %d is not a keyval (freed or never created)",
 				keyval);
@@ -215,7 +222,7 @@ static int keyval_free(int kind, const char *fn, int *keyval)
 	lm_check_init(fn);
 	if (!keyval)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "keyval is NULL");
-	err = check_keyval(&h, fn, *keyval, &k);
+	err = check_keyval(&h, fn, *keyval, &k, 1);
 	if (err)
 		return err;
 	k->user = 0;
@@ -299,7 +306,7 @@ static int attr_set(const struct holder *h, const char *fn, int keyval,
 {
 	struct lm_keyval *k;
 	struct lm_attr *a;
-	int err = check_keyval(h, fn, keyval, &k);
+	int err = check_keyval(h, fn, keyval, &k, 0);
 
 	if (err)
 		return err;
@@ -333,7 +340,7 @@ static int attr_get(const struct holder *h, const char *fn, int keyval,
 	if (!val || !flag)
 		return lm_error(h->comm, fn, MPI_ERR_ARG,
 				"attribute_val or flag is NULL");
-	err = check_keyval(h, fn, keyval, &k);
+	err = check_keyval(h, fn, keyval, &k, 0);
 	if (err)
 		return err;
 	a = attr_find(h, keyval);
@@ -347,7 +354,7 @@ static int attr_delete(const struct holder *h, const char *fn, int keyval)
 {
 	struct lm_keyval *k;
 	struct lm_attr *a;
-	int err = check_keyval(h, fn, keyval, &k);
+	int err = check_keyval(h, fn, keyval, &k, 0);
 
 	if (err)
 		return err;
