@@ -105,13 +105,31 @@ static inline int t_partner(void)
 
 /* err must be an error of class cls (the call failed for that reason). */
 #define T_EXPECT(err, cls, ...) do {					\
-	int _te = (err), _tc = -1;					\
-	char _tw[200];							\
+	int _te = (err), _tc = -1, _tl = 0;				\
+	char _tw[200], _ts[MPI_MAX_ERROR_STRING] = "";			\
 	snprintf(_tw, sizeof(_tw), __VA_ARGS__);			\
 	CHECK(_te != MPI_SUCCESS, "%s succeeded", _tw);			\
 	MPI_OK(MPI_Error_class(_te, &_tc));				\
-	CHECK(_tc == (cls), "%s: class %d, expected %d", _tw, _tc, (cls)); \
+	if (_tc != (cls))						\
+		MPI_Error_string(_te, _ts, &_tl);			\
+	CHECK(_tc == (cls), "%s: class %d (%s), expected %d", _tw, _tc,	\
+	      _ts, (cls));						\
 } while (0)
+
+/* The same, the call named by a string. */
+static inline void t_expect(int err, int cls, const char *what)
+{
+	T_EXPECT(err, cls, "%s", what);
+}
+
+/* err's error class (-1 when it has none). */
+static inline int t_class(int err)
+{
+	int c = -1;
+
+	MPI_Error_class(err, &c);
+	return c;
+}
 
 static inline int t_done(void)
 {
