@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * The library lock's bias (src/thread.c): at MPI_THREAD_MULTIPLE the
  * thread that initialised MPI holds the lock without the mutex until

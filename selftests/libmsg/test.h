@@ -2,7 +2,9 @@
 /*
  * test.h: helpers for the MPI-level tests.  A test program exits 0 when
  * every check held; a failed check prints where and why, then aborts
- * the job (so the launcher reports the failure).
+ * the job (so the launcher reports the failure).  What a test needs
+ * from the runner (rank counts, builds, modes) is in its marker line:
+ * see ./list.
  */
 #ifndef LIBMSG_TEST_H
 #define LIBMSG_TEST_H
