@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=colldeath.sh
 /*
  * Blocking collectives when a member dies (the last rank, SIGKILL),
  * under MPI_ERRORS_RETURN, before the launcher ends the survivors:
@@ -7,7 +8,7 @@
  *     hanging (the victim never enters it);
  *   - a small MPI_Allreduce on it afterwards fails too: through the
  *     collective area (the default) on every rank; with COLLDEATH_LAX
- *     set (the driver sets it when it forces algorithms made of
+ *     set (colldeath.sh sets it when it forces algorithms made of
  *     messages) a rank may also succeed, as ULFM allows, when it had
  *     all it needed before the death;
  *   - an MPI_Bcast and MPI_Reduce (message trees by default) fail or
@@ -15,7 +16,7 @@
  *   - collectives on a communicator without the dead rank still work
  *     and give the right results.
  * Each survivor then prints "colldeath: rank R ok" and waits for the
- * launcher's SIGTERM (or SIGKILL); the driver counts those lines.
+ * launcher's SIGTERM (or SIGKILL); colldeath.sh counts those lines.
  */
 #include <time.h>
 #include "death.h"

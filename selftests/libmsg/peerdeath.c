@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=peerdeath.sh
 /*
  * What the survivors see when a peer dies (the last rank, SIGKILL),
  * under MPI_ERRORS_RETURN, before the launcher ends them:
@@ -17,7 +18,7 @@
  *     with a truncated receive and no statuses, MPI_ERR_IN_STATUS.
  * The survivors then meet in a barrier on the communicator without the
  * dead rank, each prints "peerdeath: rank R ok" and waits for the
- * launcher's SIGTERM (blocked, so the checks finish first); the driver
+ * launcher's SIGTERM (blocked, so the checks finish first); peerdeath.sh
  * counts those lines and checks that the launcher named the victim.
  */
 #include "death.h"

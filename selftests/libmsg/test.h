@@ -2,7 +2,8 @@
 /*
  * test.h: helpers for the MPI-level tests.  A test program exits 0 when
  * every check held; a failed check prints where and why, then aborts
- * the job (so the launcher reports the failure).  What a test needs
+ * the job with 1 (so the launcher reports the failure); a test that
+ * cannot run here exits 77 with the reason (T_SKIP).  What a test needs
  * from the runner (rank counts, builds, modes) is in its marker line:
  * see ./list.
  */
@@ -104,6 +105,17 @@ static inline int t_partner(void)
 
 	return p < t_size ? p : t_rank;
 }
+
+/*
+ * This process skips the test: "SKIP: why" on stderr, exit status 77.
+ * Every rank that finds it cannot run skips; the launcher ends the
+ * others and returns 77.
+ */
+#define T_SKIP(...) do {						\
+	fprintf(stderr, "SKIP: " __VA_ARGS__);				\
+	fputc('\n', stderr);						\
+	exit(77);							\
+} while (0)
 
 /* err must be an error of class cls (the call failed for that reason). */
 #define T_EXPECT(err, cls, ...) do {					\
