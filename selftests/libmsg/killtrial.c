@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain run-by=tools/kill-trials
 /*
  * One kill trial: the ranks run the mixed traffic of traffic.h (point-
  * to-point eager and rendezvous, wildcards, nonblocking, collectives
