@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the test drivers: results are lines "pass|fail|skip NAME"
-# appended to $MPICHAN_RESULTS; tools/check adds them up at the end.
+# appended to $MPICHAN_RESULTS; tools/test/check adds them up at the end.
 
 _suite_failed=0
 

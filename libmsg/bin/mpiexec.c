@@ -43,7 +43,7 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 
-#include "../../libmsg/src/transport/shm_job.h"
+#include "../src/transport/shm_job.h"
 #include "place.h"
 
 #define KILL_GRACE_MS	3000
