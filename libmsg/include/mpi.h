@@ -1119,6 +1119,20 @@ typedef struct libmsg_win *MPI_Win;
 
 #define MPI_ERR_UNSUPPORTED_OPERATION 44
 
+/* Error classes of windows and one-sided calls. */
+#define MPI_ERR_WIN		45	/* invalid window */
+#define MPI_ERR_BASE		46	/* invalid base address */
+#define MPI_ERR_LOCKTYPE	47	/* invalid lock type */
+#define MPI_ERR_RMA_CONFLICT	49	/* conflicting accesses to a window */
+#define MPI_ERR_RMA_SYNC	50	/* wrong synchronization of RMA calls */
+#define MPI_ERR_SIZE		51	/* invalid size */
+#define MPI_ERR_DISP		52	/* invalid displacement */
+#define MPI_ERR_ASSERT		53	/* invalid assertion */
+#define MPI_ERR_RMA_RANGE	55	/* target memory outside the window */
+#define MPI_ERR_RMA_ATTACH	56	/* memory cannot be attached */
+#define MPI_ERR_RMA_SHARED	57	/* memory cannot be shared */
+#define MPI_ERR_RMA_FLAVOR	58	/* the window's flavor does not allow it */
+
 #define MPI_LOCK_EXCLUSIVE	234
 #define MPI_LOCK_SHARED		235
 #define MPI_MODE_NOCHECK	1024

@@ -68,6 +68,22 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
+	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
+	[MPI_ERR_BASE] = "MPI_ERR_BASE: invalid base address",
+	[MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE: invalid lock type",
+	[MPI_ERR_RMA_CONFLICT] =
+		"MPI_ERR_RMA_CONFLICT: conflicting accesses to a window",
+	[MPI_ERR_RMA_SYNC] =
+		"MPI_ERR_RMA_SYNC: wrong synchronization of RMA calls",
+	[MPI_ERR_SIZE] = "MPI_ERR_SIZE: invalid size",
+	[MPI_ERR_DISP] = "MPI_ERR_DISP: invalid displacement",
+	[MPI_ERR_ASSERT] = "MPI_ERR_ASSERT: invalid assertion",
+	[MPI_ERR_RMA_RANGE] =
+		"MPI_ERR_RMA_RANGE: target memory is not part of the window",
+	[MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be attached",
+	[MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
+	[MPI_ERR_RMA_FLAVOR] =
+		"MPI_ERR_RMA_FLAVOR: the window's flavor does not allow this",
 };
 
 static int predefined(int code)
