@@ -14,7 +14,11 @@
  *   - MPI_Compare_and_swap as a spin lock guarding a counter updated
  *     with MPI_Get and MPI_Put: exact;
  *   - MPI_Get_accumulate MPI_REPLACE as an atomic exchange: every value
- *     put in is taken out exactly once.
+ *     put in is taken out exactly once;
+ *   - large accumulates (the whole of an array of MIXLEN long longs: the
+ *     accumulate lock held, the op's loop) and single elements
+ *     fetched-and-added into the same array (CPU atomics on allocated
+ *     memory), both by every rank at once: every element exact.
  */
 #include <complex.h>
 #include "rma_util.h"
@@ -31,7 +35,9 @@
 #define AT_INTS		128
 #define AT_DOUBLES	(AT_INTS + 4 * LEN * 4)
 #define AT_COMPLEX	(AT_DOUBLES + 4 * LEN * 8)
-#define BYTES		(AT_COMPLEX + 4 * LEN * 16)
+#define AT_MIXED	(AT_COMPLEX + 4 * LEN * 16)
+#define MIXLEN		2048	/* long longs: a long loop under the lock */
+#define BYTES		(AT_MIXED + MIXLEN * 8)
 
 static int cmp_ll(const void *a, const void *b)
 {
@@ -233,6 +239,51 @@ static void swaps(struct t_win *w)
 	}
 }
 
+static void mixed(struct t_win *w)
+{
+	const char *f = t_flavor_name[w->flavor];
+	long long *ones = malloc(MIXLEN * sizeof(long long)), one = 1, old, bulk = 0, all;
+	long long *per = calloc(MIXLEN, sizeof(long long)), *sum = NULL;
+	double t0;
+	int i, k;
+
+	for (i = 0; i < MIXLEN; i++)
+		ones[i] = 1;
+	if (t_rank == 0)
+		sum = calloc(MIXLEN, sizeof(long long));
+	MPI_OK(MPI_Win_lock_all(0, w->win));
+	t0 = MPI_Wtime();
+	for (k = 0; busy(t0, k); k++) {
+		if (k % 4 == 0) {
+			MPI_OK(MPI_Accumulate(ones, MIXLEN, MPI_LONG_LONG, 0,
+					      t_disp(w, 0, AT_MIXED), MIXLEN,
+					      MPI_LONG_LONG, MPI_SUM, w->win));
+			bulk++;
+		} else {
+			i = (int)(((unsigned)k * 7919u + (unsigned)t_rank * 101u) % MIXLEN);
+			MPI_OK(MPI_Fetch_and_op(&one, &old, MPI_LONG_LONG, 0,
+						t_disp(w, 0, AT_MIXED + (size_t)i * 8),
+						MPI_SUM, w->win));
+			per[i]++;
+		}
+	}
+	MPI_OK(MPI_Win_unlock_all(w->win));
+	MPI_OK(MPI_Reduce(&bulk, &all, 1, MPI_LONG_LONG, MPI_SUM, 0, w->comm));
+	MPI_OK(MPI_Reduce(per, sum, MIXLEN, MPI_LONG_LONG, MPI_SUM, 0, w->comm));
+	MPI_OK(MPI_Barrier(w->comm));
+	if (t_rank == 0) {
+		long long *m = (long long *)(void *)((char *)w->base + AT_MIXED);
+
+		for (i = 0; i < MIXLEN; i++)
+			CHECK(m[i] == all + sum[i],
+			      "%s: element %d: %lld, expected %lld whole-array sums + %lld fetch-and-adds",
+			      f, i, m[i], all, sum[i]);
+	}
+	free(ones);
+	free(per);
+	free(sum);
+}
+
 int main(int argc, char **argv)
 {
 	struct t_win w;
@@ -245,6 +296,7 @@ int main(int argc, char **argv)
 		overlapping_sums(&w);
 		cas_mutex(&w);
 		swaps(&w);
+		mixed(&w);
 		t_win_free(&w);
 	}
 	if (t_rank == 0)

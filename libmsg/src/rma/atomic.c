@@ -12,11 +12,13 @@
  * (MPI_BAND/BOR/BXOR of integers and bytes), else a compare-and-swap
  * loop around the op's own loop (op.c) on one element: MAX, MIN, PROD,
  * the logical ops, floating point, MINLOC/MAXLOC of 8-byte pairs.
- * Larger elements (long double, complex double, most pairs) and
- * unaligned ones are accumulated under the target's accumulate lock
- * (sync.c) by the caller; since size and alignment are the same for an
- * element wherever it is seen from (every member maps the segment at a
- * page boundary), every origin takes the same way for one location.
+ * The caller (ops.c) holds the shared side of the target's accumulate
+ * lock meanwhile (sync.c).  Larger elements (long double, complex
+ * double, most pairs), unaligned ones, and accumulates of more than a
+ * few elements are made under that lock held exclusively, with the
+ * op's plain loop: nobody makes CPU atomics on the target then, so
+ * every pair of accumulates to one location is ordered one way or the
+ * other.
  */
 
 #include <string.h>

@@ -19,11 +19,13 @@
  *   a time, each batch one copy of the memory interface (rma.h; the
  *   fallback: process_vm_writev/readv), against the origin's data
  *   packed, or in place when contiguous.
- * - Accumulates: on memory every member maps, element by element with
- *   CPU atomics (atomic.c), the elements that cannot be (size,
- *   alignment) under the target's accumulate lock; on other memory,
- *   under that lock: the target's bytes read, the op applied (op.c's
- *   loops), written back.  The origin's and the target's datatypes
+ * - Accumulates: on memory every member maps, a few elements (up to
+ *   LM_ACC_ATOMICS) are CPU atomics each (atomic.c), under the shared
+ *   side of the target's accumulate lock; more, or elements no
+ *   instruction updates atomically (size, alignment), take the lock
+ *   exclusively and apply op.c's vectorised loop in place.  On other
+ *   memory, the lock exclusively: the target's bytes read, the op
+ *   applied, written back.  The origin's and the target's datatypes
  *   must be of one basic type, the same, and the op predefined.
  */
 
@@ -34,6 +36,14 @@
 #include "rma/rma.h"
 
 enum { OP_PUT, OP_GET, OP_ACC, OP_GACC, OP_CAS };
+
+/*
+ * Accumulates of up to this many elements on mapped memory are CPU
+ * atomics; larger ones hold the accumulate lock and run the op's loop
+ * (a lock-prefixed instruction per element costs as much as the lock
+ * after a few elements, and the loop is vectorised).
+ */
+#define LM_ACC_ATOMICS	16
 
 struct rma_args {
 	int kind;
@@ -364,7 +374,11 @@ static int do_get(struct libmsg_win *win, const char *fn, struct rma_args *a,
 
 /* ---- Accumulates ------------------------------------------------------------- */
 
-/* Mapped memory: each run's elements atomically, or under the lock. */
+/*
+ * Mapped memory: each run's elements atomically (the lock's shared side
+ * held), or plainly once the lock is held exclusively: a run of
+ * unaligned elements takes it, and keeps it for the rest.
+ */
 static int flush_atomic(struct lm_walk *w)
 {
 	struct xfer *x = (struct xfer *)w;
@@ -377,12 +391,13 @@ static int flush_atomic(struct lm_walk *w)
 		p = local(x->g, w->run[k].addr);
 		in = x->in ? x->in + pos : NULL;
 		old = x->old ? x->old + pos : NULL;
-		if (lm_rma_atomic_ok(x->basic, p)) {
+		if (!x->locked && lm_rma_atomic_ok(x->basic, p)) {
 			lm_rma_atomic_run(x->op, x->basic, p, w->run[k].len / s,
 					  in, old);
 			continue;
 		}
 		if (!x->locked) {
+			lm_win_atomics_leave(x->g->win, x->g->t);
 			if (lm_win_acc_lock(x->g->win, x->g->t, x->fn))
 				return -ESRCH;
 			x->locked = 1;
@@ -396,15 +411,19 @@ static int flush_atomic(struct lm_walk *w)
 	return 0;
 }
 
-static int acc_mapped(struct libmsg_win *win, const char *fn,
-		      struct rma_args *a, struct lm_tgt *g,
-		      const unsigned char *in, unsigned char *old)
+static int acc_atomics(struct libmsg_win *win, const char *fn,
+		       struct rma_args *a, struct lm_tgt *g,
+		       const unsigned char *in, unsigned char *old)
 {
 	struct xfer *x = malloc(sizeof(*x));
 	int e;
 
 	if (!x)
 		return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
+	if ((e = lm_win_atomics_enter(win, a->t, fn))) {
+		free(x);
+		return e;
+	}
 	x->w.flush = flush_atomic;
 	x->g = g;
 	x->op = a->op;
@@ -414,24 +433,37 @@ static int acc_mapped(struct libmsg_win *win, const char *fn,
 	x->locked = 0;
 	x->fn = fn;
 	e = lm_walk_type(&x->w, a->taddr, a->tcount, a->ttype);
-	if (x->locked)
+	if (x->locked) {
 		lm_win_acc_unlock(win, a->t);
+	} else if (!e) {
+		lm_win_atomics_leave(win, a->t);
+	}
 	free(x);
 	/* The lock's failure was reported already. */
 	return e ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 
-/* Under the accumulate lock: read, apply, write back. */
+/* The accumulate lock held: read, apply, write back (in place if mapped). */
 static int acc_locked(struct libmsg_win *win, const char *fn,
 		      struct rma_args *a, struct lm_tgt *g,
 		      const unsigned char *in, unsigned char *old)
 {
 	unsigned char *cur = NULL;
 	int err, reads = old || a->op->id != LM_OP_REPLACE;
+	int n = (int)(a->bytes / (uint64_t)a->basic->size);
 
 	err = lm_win_acc_lock(win, a->t, fn);
 	if (err)
 		return err;
+	if (!g->remote && lm_dt_contig(a->ttype, a->tcount)) {
+		cur = local(g, a->taddr + (uint64_t)a->ttype->true_lb);
+		if (old)
+			memcpy(old, cur, a->bytes);
+		if (a->op->id != LM_OP_NO_OP)
+			lm_op_apply(a->op, in, cur, n, a->basic);
+		lm_win_acc_unlock(win, a->t);
+		return MPI_SUCCESS;
+	}
 	if (reads) {
 		cur = lm_scratch_get(a->bytes);
 		if (!cur) {
@@ -446,11 +478,10 @@ static int acc_locked(struct libmsg_win *win, const char *fn,
 	}
 	if (a->op->id == LM_OP_NO_OP)
 		goto out;
-	if (a->op->id == LM_OP_REPLACE)
+	if (a->op->id == LM_OP_REPLACE) {
 		err = target_io(g, fn, a, (void *)(uintptr_t)in, 1);
-	else {
-		lm_op_apply(a->op, in, cur,
-			    (int)(a->bytes / (uint64_t)a->basic->size), a->basic);
+	} else {
+		lm_op_apply(a->op, in, cur, n, a->basic);
 		err = target_io(g, fn, a, cur, 1);
 	}
 out:
@@ -478,8 +509,10 @@ static int do_acc(struct libmsg_win *win, const char *fn, struct rma_args *a,
 			return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
 		}
 	}
-	if (win->mapped && !g->remote)
-		err = acc_mapped(win, fn, a, g, in, old);
+	if (win->mapped && !g->remote &&
+	    a->bytes <= LM_ACC_ATOMICS * (uint64_t)a->basic->size &&
+	    lm_rma_atomic_ok(a->basic, NULL))
+		err = acc_atomics(win, fn, a, g, in, old);
 	else
 		err = acc_locked(win, fn, a, g, in, old);
 	lm_scratch_put(itmp, a->bytes);
@@ -499,8 +532,11 @@ static int do_cas(struct libmsg_win *win, const char *fn, struct rma_args *a,
 
 	if (win->mapped && !g->remote &&
 	    lm_rma_atomic_ok(a->ttype, local(g, a->taddr))) {
+		if ((err = lm_win_atomics_enter(win, a->t, fn)))
+			return err;
 		lm_rma_atomic_cas(local(g, a->taddr), a->obuf, a->cbuf, a->rbuf,
 				  s);
+		lm_win_atomics_leave(win, a->t);
 		return MPI_SUCCESS;
 	}
 	err = lm_win_acc_lock(win, a->t, fn);

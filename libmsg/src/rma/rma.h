@@ -114,6 +114,8 @@ const struct lm_rma_mem_ops *lm_rma_mem(void);
  *                        lock on t
  *   waiting[nranks][row] waiting[t][o]: o waits for one of t's locks
  *                        (an unlock wakes it)
+ *   atomics[nranks][row] atomics[t][o]: o is making CPU atomics on t's
+ *                        memory (the accumulate lock's shared side)
  *   attach[nranks][LM_WIN_ATTACH_MAX]  dynamic windows: each rank's
  *                        attached memory (lm_rma_desc)
  *   data                 MPI_Win_allocate(_shared): every rank's memory
@@ -129,7 +131,8 @@ struct lm_win_shm {
 
 struct lm_win_ctl {
 	uint32_t excl;		/* world rank + 1 holding it exclusively, 0 */
-	uint32_t acc;		/* world rank + 1 holding the accumulate lock */
+	uint32_t acc;		/* world rank + 1 holding the accumulate lock
+				 * (exclusively: no CPU atomics meanwhile) */
 	uint32_t waiters;	/* ranks waiting on this target's locks */
 	uint32_t seq;		/* dynamic: attach table changing (odd) */
 	uint32_t nattach;	/* dynamic: entries of the table in use */
@@ -137,8 +140,8 @@ struct lm_win_ctl {
 };
 
 struct lm_win_layout {
-	uint64_t ctl, slots, waiting, attach, data, bytes;
-	uint64_t row;		/* bytes per row of slots[] and waiting[] */
+	uint64_t ctl, slots, waiting, atomics, attach, data, bytes;
+	uint64_t row;		/* bytes per row of slots[], waiting[], atomics[] */
 };
 
 /*
@@ -248,9 +251,18 @@ int lm_win_find_region(struct libmsg_win *win, int t, uint64_t lo,
 int lm_rma_rank_gone(int w);
 /* May this rank access target t now (an epoch is open)?  Marks fence use. */
 int lm_win_access_ok(struct libmsg_win *win, int t, int passive_only);
-/* The accumulate lock of target t: take (may wait) and give back. */
+/*
+ * The accumulate lock of target t: take (may wait) and give back.  Held,
+ * nobody else accumulates into t, with CPU atomics or otherwise.
+ */
 int lm_win_acc_lock(struct libmsg_win *win, int t, const char *fn);
 void lm_win_acc_unlock(struct libmsg_win *win, int t);
+/*
+ * Its shared side: CPU atomics on t's memory may go on together, not
+ * while someone holds the lock.  Enter may wait (an error is raised).
+ */
+int lm_win_atomics_enter(struct libmsg_win *win, int t, const char *fn);
+void lm_win_atomics_leave(struct libmsg_win *win, int t);
 static inline struct lm_win_ctl *lm_win_ctl(struct libmsg_win *win, int t)
 {
 	return (struct lm_win_ctl *)(win->seg + win->lay.ctl) + t;

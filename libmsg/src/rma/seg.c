@@ -39,7 +39,8 @@ void lm_win_layout(uint32_t n, int attach, uint64_t data,
 	l->ctl = LINE;
 	l->slots = l->ctl + (uint64_t)n * sizeof(struct lm_win_ctl);
 	l->waiting = l->slots + (uint64_t)n * l->row;
-	l->attach = l->waiting + (uint64_t)n * l->row;
+	l->atomics = l->waiting + (uint64_t)n * l->row;
+	l->attach = l->atomics + (uint64_t)n * l->row;
 	at = l->attach;
 	if (attach)
 		at += (uint64_t)n * LM_WIN_ATTACH_MAX * sizeof(struct lm_rma_desc);

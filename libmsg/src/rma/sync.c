@@ -25,9 +25,16 @@
  *   writer that finds a reader gives `excl` back and tries again
  *   later; a reader that finds a writer keeps its byte and waits for
  *   `excl` to clear (which keeps further writers out): readers never
- *   wait behind a writer that only tries.  The accumulate lock `acc`
- *   (ops.c: accumulates that are not CPU atomics) is a plain mutex word.
- *   Unlock is a store; the data went before it.
+ *   wait behind a writer that only tries.  Unlock is a store; the data
+ *   went before it.
+ * - The accumulate lock (ops.c) is the same kind of reader-writer lock
+ *   over CPU atomics: an origin making CPU atomics on a target's
+ *   memory sets its byte in the target's row of `atomics` and looks at
+ *   `acc` (backing off while it is held); an accumulate that needs the
+ *   target's elements to itself (large, or of elements no instruction
+ *   updates atomically, or on memory reached by copy) swaps its world
+ *   rank + 1 into `acc` and waits for the row to empty.  Readers here
+ *   hold it for a few instructions, no call in between.
  * - Waiting for a lock: the waiter sets its byte in the target's row
  *   of `waiting` and counts itself in `waiters`; it polls the progress
  *   engine (MPI progress: the holder may wait for one of our
@@ -71,6 +78,12 @@ static inline uint8_t *waiting(struct libmsg_win *win, int t, int o)
 		(uint64_t)o;
 }
 
+static inline uint8_t *atomics(struct libmsg_win *win, int t, int o)
+{
+	return win->seg + win->lay.atomics + (uint64_t)t * win->lay.row +
+		(uint64_t)o;
+}
+
 static inline uint32_t me1(void)
 {
 	return lm.job.rank + 1;
@@ -89,16 +102,28 @@ int lm_rma_rank_gone(int w)
 	return state == MPICHAN_RANK_DEAD || state == MPICHAN_RANK_FINISHED;
 }
 
-/* Anyone's byte set in target t's row of slots? */
-static int readers(struct libmsg_win *win, int t)
+/* Anyone's byte set in a row of bytes? */
+static int row_any(struct libmsg_win *win, const uint8_t *row)
 {
-	const uint64_t *w = (const uint64_t *)(const void *)slot(win, t, 0);
+	const uint64_t *w = (const uint64_t *)(const void *)row;
 	uint64_t i;
 
 	for (i = 0; i < win->lay.row / 8; i++)
 		if (__atomic_load_n(&w[i], __ATOMIC_SEQ_CST))
 			return 1;
 	return 0;
+}
+
+/* A shared lock on target t held (or waited for) by anyone? */
+static int readers(struct libmsg_win *win, int t)
+{
+	return row_any(win, slot(win, t, 0));
+}
+
+/* Anyone making CPU atomics on target t's memory? */
+static int atomic_users(struct libmsg_win *win, int t)
+{
+	return row_any(win, atomics(win, t, 0));
 }
 
 /* Wake the ranks that wait for target t's locks. */
@@ -143,10 +168,14 @@ static void break_dead(struct libmsg_win *win, int t)
 
 	break_word(&c->excl);
 	break_word(&c->acc);
-	for (o = 0; o < win->size; o++)
+	for (o = 0; o < win->size; o++) {
 		if (__atomic_load_n(slot(win, t, o), __ATOMIC_RELAXED) &&
 		    lm_rma_rank_gone(win->peer[o].world))
 			__atomic_store_n(slot(win, t, o), 0, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(atomics(win, t, o), __ATOMIC_RELAXED) &&
+		    lm_rma_rank_gone(win->peer[o].world))
+			__atomic_store_n(atomics(win, t, o), 0, __ATOMIC_SEQ_CST);
+	}
 }
 
 /* One idle turn of a wait: spin a while (the waiting mode's), then nap. */
@@ -264,13 +293,28 @@ static void lock_give(struct libmsg_win *win, int t, int type)
 	wake(win, t);
 }
 
+static int no_atomics(struct libmsg_win *win, int t)
+{
+	return !atomic_users(win, t);
+}
+
+static int acc_free(struct libmsg_win *win, int t)
+{
+	return !__atomic_load_n(&lm_win_ctl(win, t)->acc, __ATOMIC_SEQ_CST);
+}
+
 int lm_win_acc_lock(struct libmsg_win *win, int t, const char *fn)
 {
-	int err;
+	int err = MPI_SUCCESS;
 
-	if (try_acc(win, t))
-		return MPI_SUCCESS;
-	err = wait_for(win, t, try_acc);
+	if (!try_acc(win, t))
+		err = wait_for(win, t, try_acc);
+	/* Held: no new CPU atomics start; those under way end soon. */
+	if (!err && atomic_users(win, t)) {
+		err = wait_for(win, t, no_atomics);
+		if (err)
+			lm_win_acc_unlock(win, t);
+	}
 	if (err)
 		return lm_werr(win, fn, err,
 			       "target rank %d is gone: its accumulate lock cannot be had",
@@ -281,6 +325,32 @@ int lm_win_acc_lock(struct libmsg_win *win, int t, const char *fn)
 void lm_win_acc_unlock(struct libmsg_win *win, int t)
 {
 	__atomic_store_n(&lm_win_ctl(win, t)->acc, 0, __ATOMIC_SEQ_CST);
+	wake(win, t);
+}
+
+int lm_win_atomics_enter(struct libmsg_win *win, int t, const char *fn)
+{
+	uint8_t *mine = atomics(win, t, win->rank);
+	int err;
+
+	for (;;) {
+		__atomic_store_n(mine, 1, __ATOMIC_SEQ_CST);
+		if (acc_free(win, t))
+			return MPI_SUCCESS;
+		/* Someone holds the lock: out of its way until it is done. */
+		__atomic_store_n(mine, 0, __ATOMIC_SEQ_CST);
+		wake(win, t);
+		err = wait_for(win, t, acc_free);
+		if (err)
+			return lm_werr(win, fn, err,
+				       "target rank %d is gone: its accumulate lock cannot be had",
+				       t);
+	}
+}
+
+void lm_win_atomics_leave(struct libmsg_win *win, int t)
+{
+	__atomic_store_n(atomics(win, t, win->rank), 0, __ATOMIC_SEQ_CST);
 	wake(win, t);
 }
 
