@@ -7,12 +7,12 @@
  *     side or both (a vector, an indexed type, a struct with gaps, a
  *     resized type, several elements of each), checked element by
  *     element and gaps untouched;
- *   - MPI_Accumulate with every predefined op (MPI_REPLACE and
- *     MPI_NO_OP too) on every predefined type it is defined on, into a
- *     strided target type: the result must be MPI_Reduce_local's on the
- *     same data; on the types an op is not defined on, the accumulate
- *     fails with the class MPI_Reduce_local gives (MPI_ERR_OP);
- *   - MPI_Get_accumulate (old values into a strided result type),
+ *   - MPI_Accumulate and MPI_Get_accumulate with every predefined op
+ *     (MPI_REPLACE and MPI_NO_OP too) on every predefined type it is
+ *     defined on, into contiguous and strided targets: the result must
+ *     be MPI_Reduce_local's on the same data; on the types an op is not
+ *     defined on, they fail with the class MPI_Reduce_local gives
+ *     (MPI_ERR_OP); the old values into a strided result type;
  *     MPI_Fetch_and_op, MPI_Compare_and_swap (swapping and not);
  *   - MPI_Rput, Rget, Raccumulate, Rget_accumulate inside
  *     MPI_Win_lock_all, completed with MPI_Wait/Waitall.
@@ -175,32 +175,46 @@ static void cases(struct tcase *c, int *n)
 	*n = k;
 }
 
+/* Put and get case (o, t) use their own INTS ints of the window. */
+#define INTS 64
+#define PG_BYTES(nc)	((size_t)(nc) * (nc) * INTS * sizeof(int))
+
 static void put_get(struct t_win *w, struct tcase *c, int nc)
 {
-	int o, t, i, k, *orig = calloc(64, sizeof(int)), *back = calloc(64, sizeof(int));
-	int *tgt = w->base;
+	int o, t, i, k, *orig = calloc(INTS, sizeof(int)),
+	    *back = calloc(INTS, sizeof(int)), *tgt;
+	size_t at;
 
+	/* All cases at once, each in its place: one epoch, few barriers. */
+	reset(w, 0xff);
+	lock(w, right);
 	for (o = 0; o < nc; o++) {
 		for (t = 0; t < nc; t++) {
-			/* Put: origin type o to the right, target type t. */
-			reset(w, 0xff);
-			for (i = 0; i < 64; i++)
+			for (i = 0; i < INTS; i++)
 				orig[i] = -1000 - i;
 			for (i = 0; i < N; i++)
-				orig[c[o].idx[i]] = t_rank * 1000 + i;
-			lock(w, right);
+				orig[c[o].idx[i]] = t_rank * 1000 + o * 100 + t * 10 + i;
+			at = (size_t)(o * nc + t) * INTS * sizeof(int);
 			MPI_OK(MPI_Put(orig, c[o].count, c[o].dt, right,
-				       t_disp(w, right, 0), c[t].count, c[t].dt,
+				       t_disp(w, right, at), c[t].count, c[t].dt,
 				       w->win));
-			unlock(w, right);
-			MPI_OK(MPI_Barrier(w->comm));
-			lock(w, t_rank);
-			for (i = 0, k = 0; i < 64; i++) {
+		}
+	}
+	unlock(w, right);
+	MPI_OK(MPI_Barrier(w->comm));
+	lock(w, t_rank);
+	for (o = 0; o < nc; o++) {
+		for (t = 0; t < nc; t++) {
+			tgt = (int *)(void *)((char *)w->base +
+					      (size_t)(o * nc + t) * INTS * sizeof(int));
+			for (i = 0, k = 0; i < INTS; i++) {
+				int want = left * 1000 + o * 100 + t * 10 + k;
+
 				if (k < N && i == c[t].idx[k]) {
-					CHECK(tgt[i] == left * 1000 + k,
+					CHECK(tgt[i] == want,
 					      "%s: put %s -> %s: int %d is %d, expected %d",
 					      t_flavor_name[w->flavor], c[o].name,
-					      c[t].name, i, tgt[i], left * 1000 + k);
+					      c[t].name, i, tgt[i], want);
 					k++;
 				} else {
 					CHECK(tgt[i] == -1, "%s: put %s -> %s: gap %d written (%d)",
@@ -208,20 +222,24 @@ static void put_get(struct t_win *w, struct tcase *c, int nc)
 					      c[t].name, i, tgt[i]);
 				}
 			}
-			unlock(w, t_rank);
-			MPI_OK(MPI_Barrier(w->comm));
+		}
+	}
+	unlock(w, t_rank);
 
-			/* Get it back from the right: target type t, origin o. */
-			for (i = 0; i < 64; i++)
+	/* Each case back from the right: target type t, origin type o. */
+	MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, w->win));
+	for (o = 0; o < nc; o++) {
+		for (t = 0; t < nc; t++) {
+			for (i = 0; i < INTS; i++)
 				back[i] = -7;
-			lock(w, right);
+			at = (size_t)(o * nc + t) * INTS * sizeof(int);
 			MPI_OK(MPI_Get(back, c[o].count, c[o].dt, right,
-				       t_disp(w, right, 0), c[t].count, c[t].dt,
+				       t_disp(w, right, at), c[t].count, c[t].dt,
 				       w->win));
-			unlock(w, right);
-			for (i = 0, k = 0; i < 64; i++) {
+			MPI_OK(MPI_Win_flush(right, w->win));
+			for (i = 0, k = 0; i < INTS; i++) {
 				if (k < N && i == c[o].idx[k]) {
-					CHECK(back[i] == t_rank * 1000 + k,
+					CHECK(back[i] == t_rank * 1000 + o * 100 + t * 10 + k,
 					      "%s: get %s <- %s: int %d is %d",
 					      t_flavor_name[w->flavor], c[o].name,
 					      c[t].name, i, back[i]);
@@ -232,9 +250,10 @@ static void put_get(struct t_win *w, struct tcase *c, int nc)
 					      c[t].name, i);
 				}
 			}
-			MPI_OK(MPI_Barrier(w->comm));
 		}
 	}
+	MPI_OK(MPI_Win_unlock(right, w->win));
+	MPI_OK(MPI_Barrier(w->comm));
 	free(orig);
 	free(back);
 }
@@ -281,118 +300,148 @@ static int oval(int r, int i)
 	return 1 + (r + i * 3) % 4;
 }
 
+/*
+ * Every (type, op, accumulate or get_accumulate) case has its own
+ * REGION bytes of the window: all of them set up, made in one epoch,
+ * then checked, with a barrier between the steps.  Accumulate's target
+ * is N contiguous elements, Get_accumulate's every other element (gaps
+ * that must stay).
+ */
+#define REGION (2 * N * SLOT)
+#define NCASES (NTYPES * NOPS * 2)
+#define ACC_BYTES ((size_t)NCASES * REGION)
+
+/* Is op defined on dt?  MPI_Reduce_local says (and with which class). */
+static int defined(MPI_Datatype dt, MPI_Op op, int *cls)
+{
+	unsigned char a[N * SLOT], b[N * SLOT];
+	MPI_Aint lb, ext;
+	int i, err;
+
+	MPI_OK(MPI_Type_get_extent(dt, &lb, &ext));
+	for (i = 0; i < N; i++) {
+		set_val(dt, a + i * ext, 1, i);
+		set_val(dt, b + i * ext, 1, i);
+	}
+	err = MPI_Reduce_local(a, b, N, dt, op);
+	*cls = MPI_SUCCESS;
+	if (err)
+		MPI_OK(MPI_Error_class(err, cls));
+	return err == MPI_SUCCESS;
+}
+
 static void acc_all(struct t_win *w)
 {
-	unsigned char in[N * SLOT], want[N * SLOT], got[N * SLOT],
-		res[2 * N * SLOT], scratch[N * SLOT];
-	unsigned char *tgt = w->base;
-	MPI_Aint lb, ext;
-	MPI_Datatype vec, rvec;
+	unsigned char in[N * SLOT], want[N * SLOT], scratch[N * SLOT],
+		*res = malloc((size_t)NCASES * 3 * N * SLOT), *region;
+	static const unsigned char z[SLOT];
+	MPI_Datatype vec[NTYPES], rvec[NTYPES];
 	char tn[MPI_MAX_OBJECT_NAME];
-	int ti, oi, i, err, cls, valid, gacc;
+	int ti, oi, g, i, k, err, ok[NCASES], cl[NCASES];
+	MPI_Aint lb, ext[NTYPES];
 
+	CHECK(res, "out of memory");
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	for (ti = 0; ti < NTYPES; ti++) {
-		MPI_Datatype dt = types[ti];
-
-		type_name(dt, tn);
-		MPI_OK(MPI_Type_get_extent(dt, &lb, &ext));
+		MPI_OK(MPI_Type_get_extent(types[ti], &lb, &ext[ti]));
 		/* Target: every other element; result: every third. */
-		MPI_OK(MPI_Type_create_hvector(N, 1, 2 * ext, dt, &vec));
-		MPI_OK(MPI_Type_commit(&vec));
-		MPI_OK(MPI_Type_create_hvector(N, 1, 3 * ext, dt, &rvec));
-		MPI_OK(MPI_Type_commit(&rvec));
-		for (oi = 0; oi < NOPS; oi++) {
-		for (gacc = 0; gacc < 2; gacc++) {
-			/* Is the op defined on the type?  MPI_Reduce_local says. */
-			for (i = 0; i < N; i++) {
-				set_val(dt, scratch + i * ext, 1, i);
-				set_val(dt, want + i * ext, 1, i);
-			}
-			MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-			err = MPI_Reduce_local(scratch, want, N, dt, ops[oi].op);
-			valid = err == MPI_SUCCESS;
-			cls = MPI_SUCCESS;
-			if (!valid)
-				MPI_OK(MPI_Error_class(err, &cls));
-
-			for (i = 0; i < N; i++)
-				set_val(dt, in + i * ext, oval(t_rank, i), N - i);
-			memset(res, 0x5a, sizeof(res));
-			if (!valid) {
-				/* Refused before anything moves: no need to wait. */
-				lock(w, right);
-				err = gacc ?
-					MPI_Get_accumulate(in, N, dt, res, 1, rvec,
-							   right, t_disp(w, right, 0),
-							   1, vec, ops[oi].op, w->win) :
-					MPI_Accumulate(in, N, dt, right,
-						       t_disp(w, right, 0), 1, vec,
-						       ops[oi].op, w->win);
-				unlock(w, right);
-				T_EXPECT(err, cls, "%s: %s of %s on %s (not defined)",
-					 t_flavor_name[w->flavor],
-					 gacc ? "Get_accumulate" : "Accumulate",
-					 ops[oi].name, tn);
-				continue;
-			}
-			/* The target's elements at 2i (the last round is over). */
-			lock(w, t_rank);
-			memset(tgt, 0, w->bytes);
-			for (i = 0; i < N; i++)
-				set_val(dt, tgt + 2 * i * ext, tval(i), i);
-			unlock(w, t_rank);
-			MPI_OK(MPI_Barrier(w->comm));
-
-			lock(w, right);
-			if (gacc)
-				err = MPI_Get_accumulate(in, N, dt, res, 1, rvec,
-							 right, t_disp(w, right, 0),
-							 1, vec, ops[oi].op,
-							 w->win);
-			else
-				err = MPI_Accumulate(in, N, dt, right,
-						     t_disp(w, right, 0), 1, vec,
-						     ops[oi].op, w->win);
-			unlock(w, right);
-			MPI_OK(err);
-			/* Old values in the result, at every third element. */
-			for (i = 0; gacc && i < N; i++) {
-				set_val(dt, want + i * ext, tval(i), i);
-				CHECK(same(dt, res + 3 * i * ext, want + i * ext),
-				      "%s: Get_accumulate %s %s: result %d is not the old value",
-				      t_flavor_name[w->flavor], ops[oi].name, tn, i);
-			}
-			MPI_OK(MPI_Barrier(w->comm));
-			/* What the left neighbour did to this rank's memory. */
-			for (i = 0; i < N; i++) {
-				set_val(dt, want + i * ext, tval(i), i);
-				set_val(dt, scratch + i * ext, oval(left, i), N - i);
-			}
-			MPI_OK(MPI_Reduce_local(scratch, want, N, dt, ops[oi].op));
-			lock(w, t_rank);
-			for (i = 0; i < N; i++)
-				memcpy(got + i * ext, tgt + 2 * i * ext, (size_t)ext);
-			for (i = 0; i < N; i++) {
-				CHECK(same(dt, got + i * ext, want + i * ext),
-				      "%s: %s %s on %s: element %d differs from MPI_Reduce_local's",
-				      t_flavor_name[w->flavor],
-				      gacc ? "Get_accumulate" : "Accumulate",
-				      ops[oi].name, tn, i);
-			}
-			for (i = 0; i < N; i++) {
-				static const unsigned char z[SLOT];
-
-				CHECK(!memcmp(tgt + (2 * i + 1) * ext, z, (size_t)ext),
-				      "%s: %s on %s wrote gap %d",
-				      t_flavor_name[w->flavor], ops[oi].name, tn, i);
-			}
-			unlock(w, t_rank);
-			MPI_OK(MPI_Barrier(w->comm));
-		}
-		}
-		MPI_OK(MPI_Type_free(&vec));
-		MPI_OK(MPI_Type_free(&rvec));
+		MPI_OK(MPI_Type_create_hvector(N, 1, 2 * ext[ti], types[ti], &vec[ti]));
+		MPI_OK(MPI_Type_commit(&vec[ti]));
+		MPI_OK(MPI_Type_create_hvector(N, 1, 3 * ext[ti], types[ti], &rvec[ti]));
+		MPI_OK(MPI_Type_commit(&rvec[ti]));
 	}
+	/* The target's elements (at 2i of each case's region). */
+	lock(w, t_rank);
+	memset(w->base, 0, w->bytes);
+	for (k = 0; k < NCASES; k++) {
+		ti = k / (NOPS * 2);
+		oi = k / 2 % NOPS;
+		ok[k] = defined(types[ti], ops[oi].op, &cl[k]);
+		region = (unsigned char *)w->base + (size_t)k * REGION;
+		for (i = 0; ok[k] && i < N; i++)
+			set_val(types[ti], region + (1 + k % 2) * i * ext[ti],
+				tval(i), i);
+	}
+	unlock(w, t_rank);
+	memset(res, 0x5a, (size_t)NCASES * 3 * N * SLOT);
+	MPI_OK(MPI_Barrier(w->comm));
+
+	lock(w, right);
+	for (k = 0; k < NCASES; k++) {
+		ti = k / (NOPS * 2);
+		oi = k / 2 % NOPS;
+		g = k % 2;
+		for (i = 0; i < N; i++)
+			set_val(types[ti], in + i * ext[ti], oval(t_rank, i), N - i);
+		if (g)
+			err = MPI_Get_accumulate(in, N, types[ti],
+						 res + (size_t)k * 3 * N * SLOT, 1,
+						 rvec[ti], right,
+						 t_disp(w, right, (size_t)k * REGION),
+						 1, vec[ti], ops[oi].op, w->win);
+		else
+			err = MPI_Accumulate(in, N, types[ti], right,
+					     t_disp(w, right, (size_t)k * REGION),
+					     N, types[ti], ops[oi].op, w->win);
+		type_name(types[ti], tn);
+		if (!ok[k])
+			T_EXPECT(err, cl[k], "%s: %s of %s on %s (not defined)",
+				 t_flavor_name[w->flavor],
+				 g ? "Get_accumulate" : "Accumulate",
+				 ops[oi].name, tn);
+		else
+			MPI_OK(err);
+	}
+	unlock(w, right);
+	MPI_OK(MPI_Barrier(w->comm));
+
+	lock(w, t_rank);
+	for (k = 0; k < NCASES; k++) {
+		MPI_Datatype dt;
+		const char *what;
+
+		if (!ok[k])
+			continue;
+		ti = k / (NOPS * 2);
+		oi = k / 2 % NOPS;
+		g = k % 2;
+		dt = types[ti];
+		what = g ? "Get_accumulate" : "Accumulate";
+		type_name(dt, tn);
+		/* Old values in the result, at every third element. */
+		for (i = 0; g && i < N; i++) {
+			set_val(dt, want + i * ext[ti], tval(i), i);
+			CHECK(same(dt, res + (size_t)k * 3 * N * SLOT +
+				   3 * i * ext[ti], want + i * ext[ti]),
+			      "%s: Get_accumulate %s %s: result %d is not the old value",
+			      t_flavor_name[w->flavor], ops[oi].name, tn, i);
+		}
+		/* What the left neighbour did to this rank's memory. */
+		for (i = 0; i < N; i++) {
+			set_val(dt, want + i * ext[ti], tval(i), i);
+			set_val(dt, scratch + i * ext[ti], oval(left, i), N - i);
+		}
+		MPI_OK(MPI_Reduce_local(scratch, want, N, dt, ops[oi].op));
+		region = (unsigned char *)w->base + (size_t)k * REGION;
+		for (i = 0; i < N; i++) {
+			CHECK(same(dt, region + (1 + g) * i * ext[ti],
+				   want + i * ext[ti]),
+			      "%s: %s %s on %s: element %d differs from MPI_Reduce_local's",
+			      t_flavor_name[w->flavor], what, ops[oi].name, tn, i);
+			/* The gaps between stay. */
+			CHECK(!g || !memcmp(region + (2 * i + 1) * ext[ti], z,
+					    (size_t)ext[ti]),
+			      "%s: %s %s on %s wrote gap %d",
+			      t_flavor_name[w->flavor], what, ops[oi].name, tn, i);
+		}
+	}
+	unlock(w, t_rank);
+	MPI_OK(MPI_Barrier(w->comm));
+	for (ti = 0; ti < NTYPES; ti++) {
+		MPI_OK(MPI_Type_free(&vec[ti]));
+		MPI_OK(MPI_Type_free(&rvec[ti]));
+	}
+	free(res);
 }
 
 /* ---- Fetch_and_op, Compare_and_swap ------------------------------------------- */
@@ -497,7 +546,8 @@ int main(int argc, char **argv)
 	left = (t_rank + t_size - 1) % t_size;
 	cases(c, &nc);
 	for (f = 0; f < T_FLAVORS; f++) {
-		t_win_make(&w, f, 4 * N * SLOT, 1, MPI_COMM_WORLD);
+		t_win_make(&w, f, ACC_BYTES > PG_BYTES(nc) ? ACC_BYTES :
+			   PG_BYTES(nc), 1, MPI_COMM_WORLD);
 		put_get(&w, c, nc);
 		acc_all(&w);
 		fop_cas(&w);
