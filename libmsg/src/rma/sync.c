@@ -97,7 +97,7 @@ int lm_rma_rank_gone(int w)
 		return 0;
 	if (lm.dead[w])
 		return 1;
-	state = __atomic_load_n(&mpichan_rank_ctl(&lm.job.ep, (uint32_t)w)->state,
+	state = __atomic_load_n(&mcr_rank_ctl(&lm.job.ep, (uint32_t)w)->state,
 				__ATOMIC_ACQUIRE);
 	return state == MPICHAN_RANK_DEAD || state == MPICHAN_RANK_FINISHED;
 }
