@@ -189,17 +189,16 @@ int lm_greq_query(struct libmsg_request *r)
 	return err;
 }
 
-/* A Wait or Test reports a complete one: status, free_fn, release. */
-int lm_greq_finish(MPI_Request *rp, MPI_Status *st)
+/*
+ * A Wait or Test has reported a complete one (its query_fn ran):
+ * free_fn, release; free_fn's error.
+ */
+int lm_greq_retire(MPI_Request *rp)
 {
 	struct libmsg_request *r = *rp;
-	int err = lm_greq_query(r), ferr;
 
-	if (st)
-		*st = r->status;
 	*rp = MPI_REQUEST_NULL;
-	ferr = greq_free(r);
-	return err ? err : ferr;
+	return greq_free(r);
 }
 
 /* MPI_Request_free: now if complete, else when it completes. */

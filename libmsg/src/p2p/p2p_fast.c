@@ -183,7 +183,6 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	if (status) {
 		status->MPI_SOURCE = source;
 		status->MPI_TAG = m->tag;
-		status->MPI_ERROR = MPI_SUCCESS;
 		status->libmsg_cancelled = 0;
 		status->libmsg_count = m->len;
 	}

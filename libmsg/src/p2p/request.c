@@ -23,6 +23,23 @@ static void status_empty(MPI_Status *st)
 	st->libmsg_count = 0;
 }
 
+void lm_status_out(MPI_Status *st, const MPI_Status *from)
+{
+	st->MPI_SOURCE = from->MPI_SOURCE;
+	st->MPI_TAG = from->MPI_TAG;
+	st->libmsg_cancelled = from->libmsg_cancelled;
+	st->libmsg_count = from->libmsg_count;
+}
+
+/* The empty status of a null or inactive request, MPI_ERROR left alone. */
+static void status_empty_out(MPI_Status *st)
+{
+	MPI_Status e;
+
+	status_empty(&e);
+	lm_status_out(st, &e);
+}
+
 void lm_req_init(struct libmsg_request *req, int kind)
 {
 	memset(req, 0, sizeof(*req));
@@ -185,25 +202,44 @@ static int req_live(MPI_Request r)
 }
 
 /*
- * Report a done request: copy its status, release or deactivate it.
- * Returns the operation's error class.
+ * A done request's error class, left in its status (a generalized
+ * request's query_fn fills the status now, once per report).
  */
-static int req_finish(MPI_Request *rp, MPI_Status *st)
+static int req_error(struct libmsg_request *r)
+{
+	if (r->kind == LM_REQ_GREQ)
+		return lm_greq_query(r);
+	return r->status.MPI_ERROR;
+}
+
+/*
+ * A done request whose error req_error() gave is reported: its status
+ * out (not MPI_ERROR), then released or deactivated.  Returns the
+ * error of a generalized request's free_fn, else MPI_SUCCESS.
+ */
+static int req_retire(MPI_Request *rp, MPI_Status *st)
 {
 	struct libmsg_request *r = *rp;
-	int err = r->status.MPI_ERROR;
 
-	if (r->kind == LM_REQ_GREQ)
-		return lm_greq_finish(rp, st);
 	if (st)
-		*st = r->status;
+		lm_status_out(st, &r->status);
+	if (r->kind == LM_REQ_GREQ)
+		return lm_greq_retire(rp);
 	if (r->persistent) {
 		r->active = 0;
 	} else {
 		lm_req_release(r);
 		*rp = MPI_REQUEST_NULL;
 	}
-	return err;
+	return MPI_SUCCESS;
+}
+
+/* Report one done request: the operation's error class. */
+static int req_finish(MPI_Request *rp, MPI_Status *st)
+{
+	int err = req_error(*rp), ferr = req_retire(rp, st);
+
+	return err ? err : ferr;
 }
 
 static int bad_request(const char *fn, MPI_Request r)
@@ -251,7 +287,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	r = *request;
 	if (!req_live(r)) {
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (r->part && (err = lm_part_stuck(r, "MPI_Wait")))
@@ -277,7 +313,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!req_live(r)) {
 		*flag = 1;
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (!r->done)
@@ -302,7 +338,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!req_live(request)) {
 		*flag = 1;
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (!request->done)
@@ -313,7 +349,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		return lm_error(NULL, "MPI_Request_get_status", err,
 				"query_fn failed");
 	if (request->done && status)
-		*status = request->status;
+		lm_status_out(status, &request->status);
 	return MPI_SUCCESS;
 }
 
@@ -337,23 +373,6 @@ static void errs_add(struct errs *e, int err)
 	MPI_Error_class(e->first, &b);
 	if (a != b)
 		e->mixed = 1;
-}
-
-/* Finish every done request of the array, counting the errors. */
-static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
-{
-	struct errs e = { 0, 0, 0 };
-	int i;
-
-	for (i = 0; i < count; i++) {
-		if (!req_live(reqs[i])) {
-			if (sts)
-				status_empty(&sts[i]);
-			continue;
-		}
-		errs_add(&e, req_finish(&reqs[i], sts ? &sts[i] : NULL));
-	}
-	return e;
 }
 
 /*
@@ -380,6 +399,64 @@ static int in_status_error(const char *fn, struct errs e, MPI_Status *sts)
 			e.n, s);
 }
 
+/*
+ * Report the done requests of reqs[0..count).  Without indices (Waitall,
+ * Testall: every live request is done) status i is request i's, and a
+ * null or inactive request's is empty; with indices (Waitsome,
+ * Testsome) the k-th done request's index goes in indices[k] and its
+ * status in sts[k], and *outcount is how many (MPI_UNDEFINED: none was
+ * live).  The statuses' MPI_ERROR is written only when the call
+ * returns MPI_ERR_IN_STATUS, which it does when there are statuses and
+ * an operation failed: every error is known (a generalized request's
+ * query_fn asked) before a status goes out.  A free_fn that fails after
+ * they went out without errors is the call's error.
+ */
+static int report_done(const char *fn, int count, MPI_Request *reqs,
+		       int *indices, int *outcount, MPI_Status *sts)
+{
+	struct errs e = { 0, 0, 0 };
+	int i, n = 0, live = 0, in_status, err, ferr, late = MPI_SUCCESS;
+	MPI_Status *st;
+
+	for (i = 0; i < count; i++)
+		if (req_live(reqs[i]) && reqs[i]->done)
+			errs_add(&e, req_error(reqs[i]));
+	in_status = sts && e.n;
+	for (i = 0; i < count; i++) {
+		if (!req_live(reqs[i])) {
+			if (!indices && sts) {
+				status_empty_out(&sts[i]);
+				if (in_status)
+					sts[i].MPI_ERROR = MPI_SUCCESS;
+			}
+			continue;
+		}
+		live = 1;
+		if (!reqs[i]->done)
+			continue;
+		st = sts ? &sts[indices ? n : i] : NULL;
+		if (indices)
+			indices[n] = i;
+		n++;
+		err = reqs[i]->status.MPI_ERROR;
+		ferr = req_retire(&reqs[i], st);
+		if (!err && ferr) {
+			err = ferr;
+			if (in_status)
+				errs_add(&e, ferr);
+			else if (!late)
+				late = ferr;
+		}
+		if (in_status)
+			st->MPI_ERROR = err;
+	}
+	if (outcount)
+		*outcount = live ? n : MPI_UNDEFINED;
+	if (!e.n && late)
+		return lm_error(NULL, fn, late, "free_fn failed");
+	return in_status_error(fn, e, sts);
+}
+
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 {
 	LM_GUARD();
@@ -395,7 +472,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 	for (i = 0; i < count; i++)
 		if (req_live(reqs[i]))
 			lm_wait_one(reqs[i]);
-	return in_status_error("MPI_Waitall", finish_all(count, reqs, sts), sts);
+	return report_done("MPI_Waitall", count, reqs, NULL, NULL, sts);
 }
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
@@ -415,7 +492,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 		}
 	}
 	*flag = 1;
-	return in_status_error("MPI_Testall", finish_all(count, reqs, sts), sts);
+	return report_done("MPI_Testall", count, reqs, NULL, NULL, sts);
 }
 
 /* Index of a done live request, MPI_UNDEFINED if none is live, else -1. */
@@ -442,7 +519,7 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 	*index = i;
 	if (i == MPI_UNDEFINED) {
 		if (st)
-			status_empty(st);
+			status_empty_out(st);
 		return MPI_SUCCESS;
 	}
 	comm = reqs[i]->comm;
@@ -486,26 +563,6 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 	return any_finish("MPI_Testany", count, reqs, i, index, st);
 }
 
-static int some_finish(const char *fn, int count, MPI_Request *reqs,
-		       int *outcount, int *indices, MPI_Status *sts)
-{
-	struct errs errs = { 0, 0, 0 };
-	int i, n = 0, live = 0;
-
-	for (i = 0; i < count; i++) {
-		if (!req_live(reqs[i]))
-			continue;
-		live = 1;
-		if (!reqs[i]->done)
-			continue;
-		indices[n] = i;
-		errs_add(&errs, req_finish(&reqs[i], sts ? &sts[n] : NULL));
-		n++;
-	}
-	*outcount = live ? n : MPI_UNDEFINED;
-	return in_status_error(fn, errs, sts);
-}
-
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status sts[])
 {
@@ -519,7 +576,8 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 				"outcount or indices is NULL");
 	while ((i = find_done(incount, reqs)) == -1)
 		lm_progress_block();
-	return some_finish("MPI_Waitsome", incount, reqs, outcount, indices, sts);
+	return report_done("MPI_Waitsome", incount, reqs, indices, outcount,
+			   sts);
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
@@ -534,7 +592,8 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		return lm_error(NULL, "MPI_Testsome", MPI_ERR_ARG,
 				"outcount or indices is NULL");
 	lm_progress();
-	return some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+	return report_done("MPI_Testsome", incount, reqs, indices, outcount,
+			   sts);
 }
 
 int MPI_Request_free(MPI_Request *request)

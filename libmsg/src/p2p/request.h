@@ -111,13 +111,20 @@ void lm_req_complete(struct libmsg_request *req);
 void lm_req_replace_drop(struct libmsg_request *r);
 int lm_check_request(MPI_Request req);
 int lm_wait_one(struct libmsg_request *req);
+/*
+ * A status handed to the program: everything but MPI_ERROR, which only
+ * the calls completing several requests write, and only when they
+ * return MPI_ERR_IN_STATUS (MPI-3.1 section 3.2.5); a call that
+ * completes one operation returns its error instead.
+ */
+void lm_status_out(MPI_Status *st, const MPI_Status *from);
 
 /* ---- grequest.c: generalized requests ------------------------------------- */
 
 /* query_fn into req->status; returns its error. */
 int lm_greq_query(struct libmsg_request *req);
-/* Report a complete one: status, free_fn, release; *rp = NULL. */
-int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
+/* A complete one reported (query_fn ran): free_fn, release; *rp = NULL. */
+int lm_greq_retire(MPI_Request *rp);
 /* MPI_Request_free of one. */
 int lm_greq_release(struct libmsg_request *req);
 /* MPI_Cancel of one: cancel_fn's error. */
