@@ -11,7 +11,9 @@
  * MPI_Comm_free may come while operations on the communicator are
  * still pending (MPI lets them complete normally): the handle dies at
  * once, but the object and its context id stay until no receive is
- * posted on its contexts and no send on them is still going out.
+ * posted on its contexts, no send on them is still going out, no
+ * collective runs on it and no message Mprobe'd on it waits for its
+ * MPI_Mrecv.
  */
 
 #include <stdio.h>
@@ -251,11 +253,12 @@ static int sched_live(const struct libmsg_comm *c)
 	return l.found;
 }
 
+/* A message Mprobe'd on c and not yet received also keeps c. */
 static int comm_busy(const struct libmsg_comm *c)
 {
 	return !cds_list_empty(&c->p2p->posted) ||
 		!cds_list_empty(&c->coll->posted) || sending_on(c->ctx) ||
-		sched_live(c);
+		c->probed || sched_live(c);
 }
 
 /*

@@ -28,6 +28,7 @@ struct libmsg_comm {
 	const int *local;	/* world rank -> comm rank or -1; NULL: search */
 	uint32_t ctx;		/* point-to-point; ctx + 1 is collective */
 	uint32_t coll_seq;	/* collectives started: the next one's tag */
+	int probed;		/* messages Mprobe'd on it, not yet received */
 	struct lm_match *p2p, *coll;
 	MPI_Errhandler errh;
 	char name[MPI_MAX_OBJECT_NAME];

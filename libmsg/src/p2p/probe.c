@@ -97,8 +97,10 @@ static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
 		return dead_source(fn, source, comm);
 	probe_status(status, comm, msg);
 	if (message) {
+		/* Off the queue, the handle is its only way in. */
 		cds_list_del(&msg->link);
 		msg->comm = comm;
+		comm->probed++;	/* a freed comm waits for its Mrecv */
 		*message = msg;
 	}
 	return MPI_SUCCESS;
@@ -188,6 +190,7 @@ static struct libmsg_request *mrecv_start(void *buf, int count,
 	r->tag = msg->tag;
 	r->ctx = msg->ctx;
 	lm_match_deliver_msg(r, msg);
+	r->comm->probed--;
 	return r;
 }
 
