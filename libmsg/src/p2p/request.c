@@ -252,9 +252,12 @@ static int check_array(const char *fn, int count, MPI_Request *reqs)
 /* comm: the request's, taken before req_finish() may release it. */
 static int op_error(const char *fn, struct libmsg_comm *comm, int err)
 {
+	const char *why;
+
 	if (err == MPI_SUCCESS)
 		return err;
-	return lm_error(comm, fn, err, "the operation failed");
+	why = lm_up.coll_why(comm, err);
+	return lm_error(comm, fn, err, "%s", why ? why : "the operation failed");
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
