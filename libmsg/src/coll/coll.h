@@ -95,6 +95,7 @@ struct lm_coll_args {
 	int indeg, outdeg;
 	int cart;			/* in[] pairs down/up per dimension */
 	int blocking;			/* the caller waits for it */
+	int rooted;			/* root is the call's */
 };
 
 typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);

@@ -89,6 +89,8 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request)
 {
 	a->blocking = !request;
+	a->rooted = c == LM_BCAST || c == LM_GATHER || c == LM_GATHERV ||
+		c == LM_SCATTER || c == LM_SCATTERV || c == LM_REDUCE;
 	return lm_coll_run(s, lm_coll_select(c, s->comm, a), fn, a, request);
 }
 
@@ -130,7 +132,18 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 	s->blocking = 1;
 	LM_CC(lm_cc_started());
 	lm_sched_start(s, &r);
-	err = lm_wait_one(&r);
+	if (!r.done) {
+		struct lm_blocked b;
+
+		lm_blocked_comm(&b, fn, MPICHAN_WAIT_COLL, comm,
+				a->rooted ? a->root : MPI_PROC_NULL, s->tag,
+				a->bytes);
+		lm_blocked_enter(&b);
+		while (!r.done)
+			lm_progress_block();
+		lm_blocked_leave(&b);
+	}
+	err = r.status.MPI_ERROR;
 	if (err) {
 		why = lm_cc_on ? lm_cc_why(comm, err) : NULL;
 		return lm_error(comm, fn, err, "%s", why ? why : failure(err));
