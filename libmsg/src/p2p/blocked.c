@@ -18,10 +18,10 @@
  * reads it when it posts a completion).  A seqlock: wait_seq is odd
  * while the fields are being written, so a reader sees them whole.
  *
- * Calls nest (a blocking collective inside MPI_Comm_split, the last
- * barrier inside MPI_Finalize): the innermost is shown, with its
- * caller's name when it has none of its own, and the caller's comes
- * back when it returns.  With several threads blocked at once the
+ * Calls nest (a blocking collective inside MPI_Comm_split): the
+ * innermost call is shown, and its caller's comes back when it
+ * returns; the waits of a call's own steps (lm_wait_one inside
+ * MPI_Finalize) show the call.  With several threads blocked at once the
  * last to publish is shown.
  */
 
@@ -158,6 +158,12 @@ int lm_wait_in(const char *call, struct libmsg_request *req)
 {
 	struct lm_blocked b;
 
+	/* A step of a call that said what it waits for (MPI_Finalize). */
+	if (!call && lm_blocked_cur) {
+		while (!req->done)
+			lm_progress_block();
+		return req->status.MPI_ERROR;
+	}
 	if (!req->done) {
 		lm_blocked_req(&b, call, req);
 		lm_blocked_enter(&b);

@@ -249,8 +249,8 @@ static int leave(const char *fn)
 	struct lm_blocked b;
 
 	lm_check_init(fn);
-	/* What it waits for, for tools: its sends, then the others. */
-	lm_blocked_comm(&b, fn, MPICHAN_WAIT_OTHER, MPI_COMM_WORLD,
+	/* What it waits for, for tools: a collective of MPI_COMM_WORLD. */
+	lm_blocked_comm(&b, fn, MPICHAN_WAIT_COLL, MPI_COMM_WORLD,
 			MPI_PROC_NULL, -1, 0);
 	lm_blocked_enter(&b);
 	/* Sends still queued or waiting for their receiver must finish. */
