@@ -112,6 +112,7 @@ static void read_wait(struct mpichan_rank_ctl *ctl, struct wait_snap *w)
 
 	for (try = 0; try < 4; try++) {
 		w->seq = READ_ONCE(ctl->wait_seq);
+		/* Pairs with the rank's release of the fields before seq. */
 		smp_rmb();
 		w->peer = READ_ONCE(ctl->wait_peer);
 		w->tag = READ_ONCE(ctl->wait_tag);
@@ -120,6 +121,7 @@ static void read_wait(struct mpichan_rank_ctl *ctl, struct wait_snap *w)
 		w->bytes = READ_ONCE(ctl->wait_bytes);
 		w->kind = READ_ONCE(ctl->wait_kind);
 		memcpy(w->call, ctl->wait_call, sizeof(ctl->wait_call));
+		/* The fields before the second look at seq. */
 		smp_rmb();
 		if (!(w->seq & 1) && READ_ONCE(ctl->wait_seq) == w->seq)
 			break;
