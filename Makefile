@@ -52,6 +52,7 @@ tools: libmsg
 	$(MAKE) -C tools/mpichan OUT=$(BUILD)/tools
 	$(MAKE) -C tools/fuzz OUT=$(BUILD)/tools
 	$(MAKE) -C tools/bench OUT=$(BUILD)/bench
+	$(MAKE) -C tools/top OUT=$(BUILD)/bin
 
 check:
 	tools/test/check

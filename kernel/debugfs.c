@@ -3,8 +3,10 @@
  * /sys/kernel/debug/mpichan/: live state for people and tests.
  * The format is documented in Documentation/debugfs.md.
  */
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/mpichan.h>
 
 #include "debugfs.h"
@@ -79,6 +81,82 @@ static void show_ranks(struct seq_file *m, struct mpichan_job *job)
 	}
 }
 
+static const char *const wait_kind_names[] = {
+	[MPICHAN_WAIT_NONE] = "none",
+	[MPICHAN_WAIT_SEND] = "send",
+	[MPICHAN_WAIT_RECV] = "recv",
+	[MPICHAN_WAIT_PROBE] = "probe",
+	[MPICHAN_WAIT_COLL] = "coll",
+	[MPICHAN_WAIT_OTHER] = "other",
+};
+
+/* A rank's report of the call it is blocked in, as the rank wrote it. */
+struct wait_snap {
+	u32 seq;
+	s32 peer, tag;
+	u32 context, comm_size;
+	u64 bytes;
+	u16 kind;
+	char call[sizeof_field(struct mpichan_rank_ctl, wait_call) + 1];
+};
+
+/*
+ * Read it whole: the rank makes wait_seq odd while it writes.  The
+ * memory is the rank's to scribble on, so a rank that never lets go
+ * gets its fields as they were at the last try, and a name that is not
+ * an identifier is shown with '?' for the odd characters.
+ */
+static void read_wait(struct mpichan_rank_ctl *ctl, struct wait_snap *w)
+{
+	int try, i;
+
+	for (try = 0; try < 4; try++) {
+		w->seq = READ_ONCE(ctl->wait_seq);
+		/* Pairs with the rank's release of the fields before seq. */
+		smp_rmb();
+		w->peer = READ_ONCE(ctl->wait_peer);
+		w->tag = READ_ONCE(ctl->wait_tag);
+		w->context = READ_ONCE(ctl->wait_context);
+		w->comm_size = READ_ONCE(ctl->wait_comm_size);
+		w->bytes = READ_ONCE(ctl->wait_bytes);
+		w->kind = READ_ONCE(ctl->wait_kind);
+		memcpy(w->call, ctl->wait_call, sizeof(ctl->wait_call));
+		/* The fields before the second look at seq. */
+		smp_rmb();
+		if (!(w->seq & 1) && READ_ONCE(ctl->wait_seq) == w->seq)
+			break;
+	}
+	w->call[sizeof(w->call) - 1] = 0;
+	for (i = 0; w->call[i]; i++)
+		if (!isalnum(w->call[i]) && w->call[i] != '_')
+			w->call[i] = '?';
+	if (!w->call[0])
+		strscpy(w->call, "-", sizeof(w->call));
+}
+
+/* The ranks blocked in a call, as their library reports it. */
+static void show_waits(struct seq_file *m, struct mpichan_job *job)
+{
+	struct wait_snap w;
+	u32 r;
+
+	seq_puts(m, "wait rank call kind peer tag context comm_size bytes seq\n");
+	for (r = 0; r < job->nranks; r++) {
+		struct mpichan_rank_ctl *ctl = mpichan_rank_ctl(job, r);
+
+		if (!ctl || !READ_ONCE(ctl->wait_kind))
+			continue;
+		read_wait(ctl, &w);
+		if (w.kind == MPICHAN_WAIT_NONE)
+			continue;
+		seq_printf(m, "wait %u %s %s %d %d %u %u %llu %u\n", r, w.call,
+			   w.kind < ARRAY_SIZE(wait_kind_names) ?
+			   wait_kind_names[w.kind] : "?", w.peer, w.tag,
+			   w.context, w.comm_size, (unsigned long long)w.bytes,
+			   w.seq);
+	}
+}
+
 /* Rings whose control page exists and that have carried anything. */
 static void show_rings(struct seq_file *m, struct mpichan_job *job)
 {
@@ -118,6 +196,7 @@ static int job_state_show(struct seq_file *m, void *unused)
 		   job->dead_count, job->finished_count);
 	show_ranks(m, job);
 	mutex_unlock(&job->lock);
+	show_waits(m, job);
 	show_rings(m, job);
 	mpichan_match_show(m, job);
 	mpichan_pcache_show(m, job);

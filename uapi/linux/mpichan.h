@@ -160,11 +160,32 @@ enum {
  * @cq_tail: completion queue producer: the kernel
  * @ctpad: padding to the end of @cq_tail's cache line
  * @cq_head: completion queue consumer: the rank
- * @chpad: padding to the end of @cq_head's cache line
+ * @wait_seq: the rank's: odd while it writes the wait_* fields, even
+ *	when they are whole (a reader retries when it changed); it moves
+ *	on at every call that blocks
+ * @wait_peer: the peer it waits for: a rank of the job, %MPICHAN_RANK_ANY
+ *	(any), %MPICHAN_RANK_NONE (no one rank: a collective without a root)
+ * @wait_tag: the tag (%MPICHAN_TAG_ANY: any); a collective: its sequence
+ *	number on the communicator
+ * @wait_context: the communicator's context id
+ * @wait_comm_size: the communicator's size
+ * @wait_bytes: the message's (or collective block's) size in bytes
+ * @wait_kind: what it waits for, %MPICHAN_WAIT_* (%MPICHAN_WAIT_NONE:
+ *	it is not blocked in a call; the other wait_* fields mean nothing)
+ * @wait_flags: 0
+ * @wait_call: the name of the call it is blocked in, e.g. "MPI_Recv",
+ *	NUL-padded (not terminated when 24 characters long)
+ * @wpad: padding
  *
  * One per rank, %MPICHAN_RANK_CTL_SIZE bytes, four cache lines: the
  * kernel's, the rank's own, and the two ends of the rank's completion
  * queue (see &struct mpichan_cqe).
+ *
+ * The wait_* fields are a library's report of what the rank is blocked
+ * in, for tools (debugfs shows them, mpichan-top reads them): written
+ * by the rank when a call blocks, cleared when it returns, on the cache
+ * line of @cq_head, which only the rank writes.  The module never acts
+ * on them.
  */
 struct mpichan_rank_ctl {
 	/* Written by the kernel. */
@@ -178,9 +199,28 @@ struct mpichan_rank_ctl {
 	/* Completion queue producer: the kernel. */
 	__u32 cq_tail;
 	__u8 ctpad[60];
-	/* Completion queue consumer: the rank. */
+	/* Completion queue consumer, and what it is blocked in: the rank. */
 	__u32 cq_head;
-	__u8 chpad[60];
+	__u32 wait_seq;
+	__s32 wait_peer;
+	__s32 wait_tag;
+	__u32 wait_context;
+	__u32 wait_comm_size;
+	__u64 wait_bytes;
+	__u16 wait_kind;
+	__u16 wait_flags;
+	char wait_call[24];
+	__u8 wpad[4];
+};
+
+/* struct mpichan_rank_ctl.wait_kind */
+enum {
+	MPICHAN_WAIT_NONE = 0,		/* not blocked in a call */
+	MPICHAN_WAIT_SEND = 1,		/* for its send to be taken */
+	MPICHAN_WAIT_RECV = 2,		/* for a message to receive */
+	MPICHAN_WAIT_PROBE = 3,		/* for a message to probe */
+	MPICHAN_WAIT_COLL = 4,		/* for the others in a collective */
+	MPICHAN_WAIT_OTHER = 5,		/* for something else (a request) */
 };
 
 /**

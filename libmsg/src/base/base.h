@@ -164,6 +164,11 @@ struct lm_upcalls {
 	int (*area_ready)(void);
 	/* comm/comm.c: must c's context id stay taken (a member died)? */
 	int (*area_keep_ctx)(const struct libmsg_comm *c);
+	/*
+	 * p2p/request.c: what a collective's error err on comm was, when
+	 * its call check failed (coll_check.c), else NULL.
+	 */
+	const char *(*coll_why)(const struct libmsg_comm *comm, int err);
 	/* p2p/report.c: fn for each schedule started and not over. */
 	void (*coll_each_live)(void (*fn)(const struct libmsg_comm *comm,
 					  int round, int rounds,

@@ -99,6 +99,7 @@ struct lm_coll_args {
 	int indeg, outdeg;
 	int cart;			/* in[] pairs down/up per dimension */
 	int blocking;			/* the caller waits for it */
+	int rooted;			/* root is the call's */
 };
 
 typedef int (*lm_algo_fn)(struct lm_sched *s, const struct lm_coll_args *a);
@@ -199,6 +200,11 @@ void lm_area_init(void);
 /* Can a call move bytes through the area on c? */
 int lm_area_usable(const struct libmsg_comm *c, const struct lm_coll_args *a,
 		   uint64_t bytes);
+/* Can c check its calls through the area (coll_check.c)? */
+int lm_area_check_usable(const struct libmsg_comm *c);
+/* A round where each member gives desc and all get the verdict. */
+int lm_area_check(struct lm_sched *s, const void *desc, uint64_t bytes,
+		  void *verdict, uint64_t vbytes);
 /* Complete the collectives whose generation moved: non-zero if any. */
 int lm_area_poll(void);
 /* The upcalls (base.h): a collective in the area completed, keep a ctx. */
@@ -256,6 +262,52 @@ int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 /* Schedule hooks (coll_sched.c calls them). */
 void lm_coll_unpack_run(struct lm_sched *s);
 void lm_coll_unpack_drop(struct lm_sched *s);
+
+/* ---- coll_check.c: collective-call verification (MPICHAN_CHECK=coll) ---- */
+
+/*
+ * With checking on, every collective call describes itself as it
+ * checks its arguments, and its schedule starts with an agreement on
+ * the descriptions (coll_check.c).  Off: one load and branch per call.
+ */
+extern int lm_cc_on;
+#define LM_CC(call) do {						\
+	if (__builtin_expect(lm_cc_on, 0))				\
+		call;							\
+} while (0)
+
+void lm_cc_init(void);
+/* lm_coll_check: a collective call on comm begins (fn: its name). */
+void lm_cc_begin(const char *fn, struct libmsg_comm *comm);
+/*
+ * What it is: root (-1: none), op (NULL), MPI_IN_PLACE, and the block
+ * it sends and receives (a NULL type: no such side).
+ */
+void lm_cc_args(int root, MPI_Op op, int in_place, int64_t scount,
+		MPI_Datatype stype, int64_t rcount, MPI_Datatype rtype);
+/* MPI_Reduce_scatter's recvcounts, which must be the same everywhere. */
+void lm_cc_counts(const int *counts, int n);
+/*
+ * Per-pair blocks (v/w, neighbourhood): what this rank sends (recv 0)
+ * or expects (1) on each edge: n peers (NULL: every rank but skip),
+ * counts[i] (NULL: count) elements of types[i] (NULL: dt).
+ */
+int lm_cc_edges(struct lm_sched *s, int recv, int n, const int *peers,
+		int skip, const int *counts, int count,
+		const MPI_Datatype *types, MPI_Datatype dt);
+/* The edges are a Cartesian topology's (coll_neighbor.c's order). */
+void lm_cc_cart(int cart);
+/* lm_coll_run: the check's rounds first; *done: nothing else to run. */
+int lm_cc_rounds(struct lm_sched *s, int *done);
+/* ... and the schedule starts. */
+void lm_cc_started(void);
+/* lm_error: the call failed its own checks (the others must hear). */
+void lm_cc_error(struct libmsg_comm *comm, int err);
+/* The message of the last failed check on comm with class err, or NULL. */
+const char *lm_cc_why(const struct libmsg_comm *comm, int err);
+/* coll_area.c: the verdict on n members' descriptors. */
+void lm_cc_judge(const void *const *descs, int n, void *verdict);
+uint64_t lm_cc_desc_bytes(void);
 
 /* ---- coll_persist.c: persistent collectives ---------------------------- */
 

@@ -18,6 +18,7 @@ int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 
 	if (err)
 		return err;
+	LM_CC(lm_cc_begin(fn, comm));
 	if (nonblocking && !request)
 		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
 	return MPI_SUCCESS;
@@ -88,6 +89,8 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request)
 {
 	a->blocking = !request;
+	a->rooted = c == LM_BCAST || c == LM_GATHER || c == LM_GATHERV ||
+		c == LM_SCATTER || c == LM_SCATTERV || c == LM_REDUCE;
 	return lm_coll_run(s, lm_coll_select(c, s->comm, a), fn, a, request);
 }
 
@@ -96,12 +99,16 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 {
 	struct libmsg_comm *comm = s->comm;
 	struct libmsg_request r, *req;
-	int err;
+	int err, done = 0;
+	const char *why;
 
 	s->dt = a->dt;
 	s->op = a->op;
 	s->esize = lm_coll_esize(a);
-	err = algo(s, a);
+	err = 0;
+	LM_CC(err = lm_cc_rounds(s, &done));
+	if (!err && !done)
+		err = algo(s, a);
 	if (err) {
 		lm_sched_free(s);
 		return lm_error(comm, fn, err, "%s", failure(err));
@@ -116,16 +123,31 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		}
 		req->comm = comm;
 		*request = req;
+		LM_CC(lm_cc_started());
 		lm_sched_start(s, req);
 		return MPI_SUCCESS;
 	}
 	lm_req_init(&r, LM_REQ_COLL);
 	r.comm = comm;
 	s->blocking = 1;
+	LM_CC(lm_cc_started());
 	lm_sched_start(s, &r);
-	err = lm_wait_one(&r);
-	if (err)
-		return lm_error(comm, fn, err, "%s", failure(err));
+	if (!r.done) {
+		struct lm_blocked b;
+
+		lm_blocked_comm(&b, fn, MPICHAN_WAIT_COLL, comm,
+				a->rooted ? a->root : MPI_PROC_NULL, s->tag,
+				a->bytes);
+		lm_blocked_enter(&b);
+		while (!r.done)
+			lm_progress_block();
+		lm_blocked_leave(&b);
+	}
+	err = r.status.MPI_ERROR;
+	if (err) {
+		why = lm_cc_on ? lm_cc_why(comm, err) : NULL;
+		return lm_error(comm, fn, err, "%s", why ? why : failure(err));
+	}
 	return MPI_SUCCESS;
 }
 
@@ -186,6 +208,7 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 	a.rbuf = buf;
 	a.root = root;
 	a.bytes = (uint64_t)count * (uint64_t)dt->size;
+	LM_CC(lm_cc_args(root, NULL, 0, count, dt, 0, NULL));
 	NEW_SCHED(s, fn, comm);
 	/* Non-contiguous: the root sends a packed copy, the others unpack. */
 	if (comm->rank == root) {
@@ -273,6 +296,7 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op,
 			   comm->rank == root, comm->rank == root, &a));
 	a.root = root;
+	LM_CC(lm_cc_args(root, op, a.in_place, count, dt, 0, NULL));
 	NEW_SCHED(s, fn, comm);
 	TRY(reduce_view(fn, s, &a, comm->rank == root ? count : 0, NULL));
 	return lm_coll_start(s, LM_REDUCE, fn, &a, nb ? request : NULL);
@@ -304,6 +328,7 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
+	LM_CC(lm_cc_args(-1, op, a.in_place, count, dt, 0, NULL));
 	NEW_SCHED(s, fn, comm);
 	TRY(reduce_view(fn, s, &a, count, NULL));
 	return lm_coll_start(s, LM_ALLREDUCE, fn, &a, nb ? request : NULL);
@@ -360,6 +385,10 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, (int)total, dt, op, 1,
 			   0, &a));
 	TRY(lm_coll_check_data(fn, comm, recvbuf, mine, dt, "receive"));
+	LM_CC(lm_cc_args(-1, op, a.in_place, recvcounts ? (int64_t)total :
+			 recvcount, dt, 0, NULL));
+	if (recvcounts)
+		LM_CC(lm_cc_counts(recvcounts, n));
 	NEW_SCHED(s, fn, comm);
 	TRY(reduce_view(fn, s, &a, mine, &mult));
 	cnt = lm_sched_tmp(s, (uint64_t)n * sizeof(*cnt));
@@ -423,6 +452,7 @@ static int scan(const char *fn, const void *sendbuf, void *recvbuf, int count,
 
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
+	LM_CC(lm_cc_args(-1, op, a.in_place, count, dt, 0, NULL));
 	NEW_SCHED(s, fn, comm);
 	/* Exscan leaves rank 0's recvbuf alone. */
 	TRY(reduce_view(fn, s, &a,

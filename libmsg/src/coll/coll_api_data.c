@@ -144,6 +144,9 @@ static int gather(const char *fn, const void *sendbuf, int sendcount,
 	a.sbuf = sendbuf;
 	a.rbuf = recvbuf;
 	a.root = root;
+	LM_CC(lm_cc_args(root, NULL, a.in_place, sendcount,
+			 a.in_place ? NULL : sendtype, recvcount,
+			 is_root ? recvtype : NULL));
 	NEW_SCHED(s, fn, comm);
 	if (!a.in_place)
 		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
@@ -216,7 +219,14 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 			lm_coll_preload(a.rbuf, arr[n + root], recvbuf,
 					(int64_t)displs[root] * recvtype->extent,
 					recvcounts[root], recvtype);
+		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, a.in_place ?
+						 root : -1, recvcounts, 0,
+						 NULL, recvtype)));
 	}
+	LM_CC(lm_cc_args(root, NULL, a.in_place, 0, NULL, 0, NULL));
+	if (!a.in_place)
+		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, 1, &root, -1, NULL,
+						 sendcount, NULL, sendtype)));
 	if (!a.in_place)
 		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
 	return lm_coll_start(s, LM_GATHERV, fn, &a, nb ? request : NULL);
@@ -272,6 +282,9 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount,
 	a.sbuf = sendbuf;
 	a.rbuf = recvbuf;
 	a.root = root;
+	LM_CC(lm_cc_args(root, NULL, a.in_place, sendcount,
+			 is_root ? sendtype : NULL, recvcount,
+			 a.in_place ? NULL : recvtype));
 	NEW_SCHED(s, fn, comm);
 	if (is_root)
 		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf,
@@ -336,7 +349,14 @@ static int scatterv(const char *fn, const void *sendbuf,
 			lm_sched_free(s);
 			return mismatch(fn, comm, arr[root], a.rbytes);
 		}
+		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, a.in_place ?
+						 root : -1, sendcounts, 0,
+						 NULL, sendtype)));
 	}
+	LM_CC(lm_cc_args(root, NULL, a.in_place, 0, NULL, 0, NULL));
+	if (!a.in_place)
+		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, 1, &root, -1, NULL,
+						 recvcount, NULL, recvtype)));
 	if (!a.in_place)
 		DT_TRY(s, fn, lm_coll_recv_buf(s, &a.rbuf, recvcount, recvtype));
 	return lm_coll_start(s, LM_SCATTERV, fn, &a, nb ? request : NULL);
@@ -384,6 +404,8 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount,
 	}
 	a.sbuf = sendbuf;
 	a.rbuf = recvbuf;
+	LM_CC(lm_cc_args(-1, NULL, a.in_place, sendcount,
+			 a.in_place ? NULL : sendtype, recvcount, recvtype));
 	NEW_SCHED(s, fn, comm);
 	if (!a.in_place)
 		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
@@ -448,6 +470,13 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 	}
 	for (i = 0; i < n; i++)
 		total += arr[i];
+	LM_CC(lm_cc_args(-1, NULL, a.in_place, 0, NULL, 0, NULL));
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, -1, NULL,
+					 a.in_place ? recvcounts[comm->rank] :
+					 sendcount, NULL,
+					 a.in_place ? recvtype : sendtype)));
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, recvcounts, 0,
+					 NULL, recvtype)));
 	a.sbuf = sendbuf;
 	if (!a.in_place)
 		DT_TRY(s, fn, lm_coll_send_buf(s, &a.sbuf, sendcount, sendtype));
@@ -524,6 +553,8 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount,
 	a.sbuf = sendbuf;
 	a.rbuf = recvbuf;
 	a.bytes = a.rbytes;
+	LM_CC(lm_cc_args(-1, NULL, a.in_place, sendcount,
+			 a.in_place ? NULL : sendtype, recvcount, recvtype));
 	NEW_SCHED(s, fn, comm);
 	if (a.in_place) {
 		/* The data to send is what recvbuf holds now. */
@@ -612,6 +643,13 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 					a.rcounts[comm->rank]);
 		}
 	}
+	LM_CC(lm_cc_args(-1, NULL, a.in_place, 0, NULL, 0, NULL));
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, -1,
+					 a.in_place ? recvcounts : sendcounts, 0,
+					 a.in_place ? recvtypes : sendtypes,
+					 a.in_place ? recvtype : sendtype)));
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, recvcounts, 0,
+					 recvtypes, recvtype)));
 	return lm_coll_start(s, c, fn, &a, nb ? request : NULL);
 }
 

@@ -29,7 +29,12 @@
  * channel, which it does only after it has read out[].
  *
  * Only blocking collectives come here: two nonblocking ones in flight
- * on one communicator would share the in[] of each member.
+ * on one communicator would share the in[] of each member.  The one
+ * exception is the collective-call check (coll_check.c), which every
+ * call makes, blocking or not: a rank's arrivals on a channel queue
+ * behind the one it is waiting in, in call order, which is the same on
+ * every member, and a check takes its verdict out of out[] the moment
+ * its generation moves, before the next arrival can be judged there.
  *
  * Why: with more ranks than CPUs, every dependent round of messages
  * costs a pass of the scheduler over the ranks sharing a CPU; here the
@@ -69,13 +74,26 @@ static unsigned char *area;	/* NULL: the job has none */
  * world rank + 1 in the high word, the generation it saw in the low.
  */
 static struct lm_sched *waiting[LM_AREA_CHANNELS];
+static struct lm_step *waiting_step[LM_AREA_CHANNELS];
 static uint64_t watch[LM_AREA_CHANNELS];
 static uint32_t waiting_mask;
+/*
+ * Arrivals waiting for the channel (only checks of nonblocking calls
+ * ever do): their steps, linked by the step's unused request.
+ */
+static struct cds_list_head queued[LM_AREA_CHANNELS];
+
+/* A step's count: the last to arrive judges descriptors (coll_check.c). */
+#define LM_AREA_CHECK	(-1)
 
 void lm_area_init(void)
 {
 	const struct mcr_ep *ep = &lm.job.ep;
 
+	int chan;
+
+	for (chan = 0; chan < LM_AREA_CHANNELS; chan++)
+		CDS_INIT_LIST_HEAD(&queued[chan]);
 	area = NULL;
 	if (ep->off.coll && ep->off.coll % 64 == 0 &&
 	    ep->off.coll + (uint64_t)ep->nranks * MPICHAN_COLL_BYTES <=
@@ -108,6 +126,11 @@ int lm_area_usable(const struct libmsg_comm *c, const struct lm_coll_args *a,
 {
 	return a->blocking && channel(c) >= 0 &&
 		c->size <= LM_AREA_MAX_RANKS && bytes <= LM_AREA_DATA;
+}
+
+int lm_area_check_usable(const struct libmsg_comm *c)
+{
+	return channel(c) >= 0 && c->size <= LM_AREA_MAX_RANKS;
 }
 
 static int member_dead(const struct libmsg_comm *c)
@@ -143,6 +166,30 @@ int lm_area_keep_ctx(const struct libmsg_comm *c)
  * communicator and use the channel with another one that a slow
  * member, yet to read, is not in.
  */
+/*
+ * The last to arrive at a check: the verdict on every member's
+ * descriptor, into every member's out[] (a success is its first word).
+ */
+static void combine_check(const struct libmsg_comm *c, const struct lm_step *st,
+			  int chan)
+{
+	const void *descs[LM_AREA_MAX_RANKS];
+	struct lm_area_slot *me = slot((int)lm.job.rank, chan), *m;
+	int32_t err;
+	int r;
+
+	for (r = 0; r < c->size; r++)
+		descs[r] = slot(lm_comm_world(c, r), chan)->in;
+	lm_cc_judge(descs, c->size, me->out);
+	memcpy(&err, me->out, sizeof(err));
+	for (r = 0; r < c->size; r++) {
+		m = slot(lm_comm_world(c, r), chan);
+		m->mismatch = 0;
+		if (m != me)
+			memcpy(m->out, me->out, err ? st->bytes : sizeof(err));
+	}
+}
+
 static void combine(struct lm_sched *s, const struct lm_step *st, int chan)
 {
 	const struct libmsg_comm *c = s->comm;
@@ -185,35 +232,71 @@ static void wake_members(const struct libmsg_comm *c)
 	}
 }
 
-/* Step of round one: contribute, count in, and wait unless last. */
-static int area_arrive(struct lm_sched *s, struct lm_step *st)
+/* A check's verdict, out of out[] as its generation moved. */
+static void take_verdict(const struct lm_step *st, int chan)
+{
+	if (st->count == LM_AREA_CHECK)
+		memcpy(st->dst, slot((int)lm.job.rank, chan)->out, st->bytes);
+}
+
+/*
+ * Contribute, count in, and wait unless last.  held: the schedule is
+ * already held (a queued arrival): release it when done here.
+ */
+static int arrive_now(struct lm_sched *s, struct lm_step *st, int held)
 {
 	const struct libmsg_comm *c = s->comm;
 	int chan = channel(c), leader = lm_comm_world(c, 0);
 	struct lm_area_slot *lead = slot(leader, chan), *me;
 	uint32_t old;
 
-	if (member_dead(c))
+	if (member_dead(c)) {
+		if (held)
+			lm_sched_release(s, MPI_ERR_PROC_FAILED);
 		return MPI_ERR_PROC_FAILED;
+	}
 	me = slot((int)lm.job.rank, chan);
 	if (st->src)
-		memcpy(me->in, st->src, st->bytes);
+		memcpy(me->in, st->src, st->count == LM_AREA_CHECK ?
+		       lm_cc_desc_bytes() : st->bytes);
 	me->bytes = (uint32_t)st->bytes;
 	old = __atomic_load_n(&lead->gen, __ATOMIC_ACQUIRE);
 	if (__atomic_add_fetch(&lead->count, 1, __ATOMIC_ACQ_REL) ==
 	    (uint32_t)c->size) {
-		combine(s, st, chan);
+		if (st->count == LM_AREA_CHECK)
+			combine_check(c, st, chan);
+		else
+			combine(s, st, chan);
 		__atomic_store_n(&lead->count, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&lead->gen, old + 1, __ATOMIC_RELEASE);
 		wake_members(c);
+		take_verdict(st, chan);
+		if (held)
+			lm_sched_release(s, MPI_SUCCESS);
 		return MPI_SUCCESS;
 	}
 	waiting[chan] = s;
+	waiting_step[chan] = st;
 	__atomic_store_n(&watch[chan], ((uint64_t)leader + 1) << 32 | old,
 			 __ATOMIC_SEQ_CST);
 	__atomic_fetch_or(&waiting_mask, 1U << chan, __ATOMIC_SEQ_CST);
-	lm_sched_hold(s);
+	if (!held)
+		lm_sched_hold(s);
 	return MPI_SUCCESS;
+}
+
+/* Step of round one: arrive, or queue behind this rank's last arrival. */
+static int area_arrive(struct lm_sched *s, struct lm_step *st)
+{
+	int chan = channel(s->comm);
+
+	if (waiting[chan] || !cds_list_empty(&queued[chan])) {
+		st->req.sched = s;
+		cds_list_add_tail(&st->req.link, &queued[chan]);
+		lm_sched_hold(s);
+		return MPI_SUCCESS;
+	}
+	return arrive_now(s, st, 0);
 }
 
 /*
@@ -259,11 +342,22 @@ int lm_area_ready(void)
 static void finish_wait(int chan, int err)
 {
 	struct lm_sched *s = waiting[chan];
+	struct lm_step *st = waiting_step[chan];
 
+	if (!err)
+		take_verdict(st, chan);
 	waiting[chan] = NULL;
+	waiting_step[chan] = NULL;
 	__atomic_store_n(&watch[chan], 0, __ATOMIC_SEQ_CST);
 	__atomic_fetch_and(&waiting_mask, ~(1U << chan), __ATOMIC_RELAXED);
 	lm_sched_release(s, err);
+	/* The arrivals queued behind it, until one has to wait. */
+	while (!waiting[chan] && !cds_list_empty(&queued[chan])) {
+		st = caa_container_of(queued[chan].next, struct lm_step,
+				      req.link);
+		cds_list_del(&st->req.link);
+		arrive_now(st->req.sched, st, 1);
+	}
 }
 
 int lm_area_poll(void)
@@ -301,6 +395,26 @@ static int arrive(struct lm_sched *s, const void *src, uint64_t bytes,
 	st->bytes = bytes;
 	st->count = count;
 	st->peer = root;
+	return lm_sched_round(s);
+}
+
+/*
+ * A collective-call check (coll_check.c): desc's bytes in, and verdict
+ * bytes of the judgement out as soon as everyone arrived; the step
+ * after reads them.
+ */
+int lm_area_check(struct lm_sched *s, const void *desc, uint64_t bytes,
+		  void *verdict, uint64_t vbytes)
+{
+	struct lm_step *st = lm_sched_call(s, area_arrive);
+
+	(void)bytes;
+	if (!st)
+		return MPI_ERR_NO_MEM;
+	st->src = desc;
+	st->dst = verdict;
+	st->bytes = vbytes;
+	st->count = LM_AREA_CHECK;
 	return lm_sched_round(s);
 }
 

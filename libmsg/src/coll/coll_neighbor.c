@@ -202,6 +202,20 @@ static int finish(const char *fn, struct lm_sched *s, struct lm_coll_args *a,
 		lm_sched_free(s);
 		return err;
 	}
+	err = 0;
+	LM_CC(lm_cc_cart(a->cart));
+	LM_CC(err = lm_cc_edges(s, 0, a->outdeg, a->out, -1, snd->arrays ?
+				snd->counts : NULL, snd->count, snd->types,
+				snd->dt));
+	LM_CC(err = err ? err : lm_cc_edges(s, 1, a->indeg, a->in, -1,
+					    rcv->arrays ? rcv->counts : NULL,
+					    rcv->count, rcv->types, rcv->dt));
+	if (err) {
+		struct libmsg_comm *c = s->comm;
+
+		lm_sched_free(s);
+		return lm_error(c, fn, err, "out of memory");
+	}
 	a->scounts = sarr;
 	a->sdispls = sarr + a->outdeg;
 	a->rcounts = rarr;

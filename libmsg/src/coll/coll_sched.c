@@ -463,6 +463,7 @@ const struct lm_upcalls lm_up = {
 	.coll_progress = lm_coll_progress,
 	.coll_ready = lm_coll_ready,
 	.coll_each_live = lm_coll_each_live,
+	.coll_why = lm_cc_why,
 	.sched_step_done = lm_sched_step_done,
 	.pcoll_start = lm_pcoll_start,
 	.pcoll_free = lm_pcoll_free,

@@ -304,6 +304,7 @@ int lm_coll_init(void)
 	size_t i, j;
 	int k;
 
+	lm_cc_init();
 	for (i = 0; i < NRULES; i++)
 		rule_algo[i] = find(&colls[rules[i].coll], rules[i].algo);
 	for (i = 0; i < NOVERSUB; i++)

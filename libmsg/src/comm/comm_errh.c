@@ -6,7 +6,7 @@
  * and the raising are base/errors.c's.
  */
 
-#include "p2p/p2p.h"
+#include "coll/coll.h"
 
 int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 	     const char *fmt, ...)
@@ -19,6 +19,8 @@ int lm_error(struct libmsg_comm *comm, const char *fn, int code,
 		comm = MPI_COMM_WORLD;
 	if (comm->magic == LM_MAGIC_COMM && comm->errh)
 		h = comm->errh;
+	/* A collective call that fails here: the others must hear of it. */
+	LM_CC(lm_cc_error(comm, code));
 	va_start(ap, fmt);
 	ret = lm_errh_raise(h, comm, MPI_SESSION_NULL, fn, code, fmt, ap);
 	va_end(ap);

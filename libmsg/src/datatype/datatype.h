@@ -24,6 +24,15 @@ struct lm_attr;
 struct lm_layout;
 struct lm_tile_cache;
 
+/*
+ * A type signature, the sequence of its basic types, as a hash that
+ * composes (dtype_sig.c): h over the sequence, p = B^length.  Zeroed
+ * or { 0, 1 }: the empty sequence.
+ */
+struct lm_sig {
+	uint64_t h, p;
+};
+
 struct lm_seg {
 	int64_t off;		/* the first block, from the buffer address */
 	int64_t stride;		/* bytes between repetitions */
@@ -49,6 +58,7 @@ struct lm_layout {
 	 * size is part of the library's ABI.
 	 */
 	struct lm_tile_cache *tiles;
+	struct lm_sig sig;	/* derived types: their signature */
 	struct lm_seg segs[];
 };
 
@@ -225,6 +235,19 @@ void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre);
 /* Packed message bytes [from, to) at in into buf, laid out by t. */
 void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
 		    uint64_t from, uint64_t to);
+
+/* ---- dtype_sig.c: type signatures --------------------------------------- */
+
+/* One element's signature; count elements'. */
+void lm_sig_of(MPI_Datatype dt, struct lm_sig *s);
+void lm_sig_count(MPI_Datatype dt, int64_t count, struct lm_sig *s);
+/* a = a followed by b; s = n copies of s. */
+void lm_sig_cat(struct lm_sig *a, const struct lm_sig *b);
+void lm_sig_pow(struct lm_sig *s, uint64_t n);
+/* Made of MPI_BYTE or MPI_PACKED only: matches any data by its bytes. */
+int lm_sig_untyped(MPI_Datatype dt);
+/* The MPI name of the basic type with this LM_DT_* index. */
+const char *lm_dt_index_name(int index);
 
 /* ---- pack_external.c: the "external32" representation -------------------- */
 

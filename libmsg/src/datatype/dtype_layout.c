@@ -170,6 +170,15 @@ static void grow_bounds(struct lm_dt_builder *b, int64_t lo, int64_t hi,
 		b->mixed = 1;
 }
 
+/* The signature: count copies of c's after what is there. */
+static void place_sig(struct lm_dt_builder *b, uint64_t count, MPI_Datatype c)
+{
+	struct lm_sig s;
+
+	lm_sig_count(c, (int64_t)count, &s);
+	lm_sig_cat(&b->sig, &s);
+}
+
 /*
  * Place `count` copies of type c at off, off + stride, ... (bytes).
  * A type without data places nothing (nor bounds).
@@ -195,6 +204,7 @@ void lm_dtb_place(struct lm_dt_builder *b, int64_t off, uint64_t count,
 		return;
 	}
 	b->nelem += nel;
+	place_sig(b, count, c);
 	if (c->explicit_bounds)
 		b->explicit_bounds = 1;
 	grow_bounds(b, off + (span < 0 ? span : 0), off + (span > 0 ? span : 0), c);
@@ -336,6 +346,8 @@ struct libmsg_datatype *lm_dtb_build(struct lm_dt_builder *b, int *err)
 	l->nsegs = b->n;
 	l->size = b->size;
 	l->nelem = b->nelem;
+	l->sig = b->sig;
+	lm_sig_pow(&l->sig, 1);
 	if (b->n)
 		memcpy(l->segs, b->segs, b->n * sizeof(struct lm_seg));
 	free(b->segs);
@@ -403,6 +415,7 @@ struct libmsg_datatype *lm_dt_with_bounds(MPI_Datatype old, int64_t lb,
 		l->nsegs = 1;
 		l->size = (uint64_t)old->size;
 		l->nelem = lm_dt_basic_elements(old);
+		lm_sig_of(old, &l->sig);
 		l->segs[0] = one;
 	}
 	dt->layout = l;

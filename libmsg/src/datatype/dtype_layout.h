@@ -23,6 +23,7 @@ struct lm_dt_builder {
 	MPI_Datatype basic;	/* the one basic type of all members */
 	int mixed;
 	uint64_t size, nelem;
+	struct lm_sig sig;	/* of what was placed, in order */
 };
 
 /* Place count copies of c at off, off + stride, ... (bytes). */

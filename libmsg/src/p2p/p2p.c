@@ -163,7 +163,7 @@ static int blocking_send(const char *fn, const void *buf, int count,
 		lm_req_drop_data(&r);
 		return err;
 	}
-	err = lm_wait_one(&r);
+	err = lm_wait_in(fn, &r);
 	if (err)
 		return lm_error(comm, fn, err, "send to rank %d failed", dest);
 	return MPI_SUCCESS;
@@ -218,7 +218,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	lm_req_init(&r, LM_REQ_RECV);
 	fill(&r, buf, count, datatype, source, tag, comm, LM_MODE_STD);
 	recv_begin(&r);
-	err = lm_wait_one(&r);
+	err = lm_wait_in("MPI_Recv", &r);
 	if (status)
 		lm_status_out(status, &r.status);
 	if (err)
@@ -458,8 +458,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	fill(&r, recvbuf, recvcount, recvtype, source, recvtag, comm, LM_MODE_STD);
 	recv_begin(&r);
 	lm_send_start(&s);
-	lm_wait_one(&s);
-	lm_wait_one(&r);
+	lm_wait_in("MPI_Sendrecv", &s);
+	lm_wait_in("MPI_Sendrecv", &r);
 	if (status)
 		lm_status_out(status, &r.status);
 	if (s.status.MPI_ERROR)

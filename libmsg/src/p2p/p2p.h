@@ -66,6 +66,35 @@ void lm_progress_fini(void);
 int lm_progress(void);
 /* One step of a blocking wait: progress, or spin/sleep when idle. */
 void lm_progress_block(void);
+/*
+ * blocked.c: what a blocking call waits for, published in the rank
+ * control block (wait_*) for tools once the wait lasts.
+ */
+struct lm_blocked {
+	const char *call;	/* "MPI_Recv"; NULL: the caller's */
+	uint16_t kind;		/* MPICHAN_WAIT_* */
+	int32_t peer;		/* world rank, MPICHAN_RANK_ANY or _NONE */
+	int32_t tag;
+	uint32_t ctx, csize;
+	uint64_t bytes;
+	int published;
+	struct lm_blocked *outer;
+};
+extern __thread struct lm_blocked *lm_blocked_cur
+	__attribute__((tls_model("initial-exec")));
+/* peer: a rank of c, MPI_ANY_SOURCE, or MPI_PROC_NULL (no one rank). */
+void lm_blocked_comm(struct lm_blocked *b, const char *call, uint16_t kind,
+		     const struct libmsg_comm *c, int peer, int tag,
+		     uint64_t bytes);
+void lm_blocked_req(struct lm_blocked *b, const char *call,
+		    const struct libmsg_request *r);
+/* Around a wait loop: nothing is written unless the wait lasts. */
+void lm_blocked_enter(struct lm_blocked *b);
+void lm_blocked_leave(struct lm_blocked *b);
+/* lm_progress_block: an idle poll (sleeping: about to sleep). */
+void lm_blocked_tick(int sleeping);
+/* lm_wait_one, told which call waits. */
+int lm_wait_in(const char *call, struct libmsg_request *req);
 /* report.c: what this rank waits for, after stalled_ns without progress. */
 void lm_report_wait(uint64_t stalled_ns);
 /* Put a send into its ring or queue it (order is kept per destination). */

@@ -109,14 +109,22 @@ static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
 static int probe(const char *fn, int source, int tag, MPI_Comm comm,
 		 MPI_Message *message, MPI_Status *status)
 {
+	struct lm_blocked b;
 	int err, flag = 0;
 
+	err = iprobe(fn, source, tag, comm, &flag, message, status);
+	if (err || flag)
+		return err;
+	lm_blocked_comm(&b, fn, MPICHAN_WAIT_PROBE, comm, source, tag, 0);
+	lm_blocked_enter(&b);
 	for (;;) {
+		lm_progress_block();
 		err = iprobe(fn, source, tag, comm, &flag, message, status);
 		if (err || flag)
-			return err;
-		lm_progress_block();
+			break;
 	}
+	lm_blocked_leave(&b);
+	return err;
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
@@ -206,7 +214,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 	r = mrecv_start(buf, count, datatype, message);
 	if (!r)
 		return lm_req_nomem(NULL, "MPI_Mrecv");
-	err = lm_wait_one(r);
+	err = lm_wait_in("MPI_Mrecv", r);
 	if (status)
 		lm_status_out(status, &r->status);
 	lm_req_release(r);

@@ -579,6 +579,8 @@ void lm_progress_block(void)
 	uint64_t now, limit;
 	int64_t timeout;
 
+	if (lm_blocked_cur)
+		lm_blocked_tick(0);
 	if (lm_progress()) {
 		idle_polls = 0;
 		return;
@@ -629,6 +631,8 @@ void lm_progress_block(void)
 	if (lm.report_ns && !idle_reported &&
 	    lm.report_ns - (now - idle_since) < (uint64_t)timeout)
 		timeout = (int64_t)(lm.report_ns - (now - idle_since));
+	if (lm_blocked_cur)
+		lm_blocked_tick(1);
 	if (lm.thread_level == MPI_THREAD_MULTIPLE)
 		lm_mt_sleep(timeout);
 	else

@@ -190,9 +190,7 @@ int lm_check_request(MPI_Request req)
 
 int lm_wait_one(struct libmsg_request *req)
 {
-	while (!req->done)
-		lm_progress_block();
-	return req->status.MPI_ERROR;
+	return lm_wait_in(NULL, req);
 }
 
 /* Is *r a request that Wait/Test must look at? */
@@ -249,9 +247,12 @@ static int check_array(const char *fn, int count, MPI_Request *reqs)
 /* comm: the request's, taken before req_finish() may release it. */
 static int op_error(const char *fn, struct libmsg_comm *comm, int err)
 {
+	const char *why;
+
 	if (err == MPI_SUCCESS)
 		return err;
-	return lm_error(comm, fn, err, "the operation failed");
+	why = lm_up.coll_why(comm, err);
+	return lm_error(comm, fn, err, "%s", why ? why : "the operation failed");
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -274,7 +275,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	}
 	if (r->part && (err = lm_part_stuck(r, "MPI_Wait")))
 		return err;
-	lm_wait_one(r);
+	lm_wait_in("MPI_Wait", r);
 	comm = r->comm;
 	return op_error("MPI_Wait", comm, req_finish(request, status));
 }
@@ -430,7 +431,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status sts[])
 			return err;
 	for (i = 0; i < count; i++)
 		if (req_live(reqs[i]))
-			lm_wait_one(reqs[i]);
+			lm_wait_in("MPI_Waitall", reqs[i]);
 	return in_status_error("MPI_Waitall", finish_all(count, reqs, sts), sts);
 }
 
@@ -485,6 +486,22 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 	return op_error(fn, comm, req_finish(&reqs[i], st));
 }
 
+/* Block until one of reqs is done (none is yet): its index. */
+static int wait_some(const char *fn, int count, MPI_Request reqs[])
+{
+	struct lm_blocked b;
+	int i;
+
+	for (i = 0; i < count && !(req_live(reqs[i]) && !reqs[i]->done); i++)
+		;
+	lm_blocked_req(&b, fn, reqs[i < count ? i : 0]);
+	lm_blocked_enter(&b);
+	while ((i = find_done(count, reqs)) == -1)
+		lm_progress_block();
+	lm_blocked_leave(&b);
+	return i;
+}
+
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 {
 	LM_GUARD();
@@ -494,8 +511,8 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
 		return err;
 	if (!index)
 		return lm_error(NULL, "MPI_Waitany", MPI_ERR_ARG, "index is NULL");
-	while ((i = find_done(count, reqs)) == -1)
-		lm_progress_block();
+	if ((i = find_done(count, reqs)) == -1)
+		i = wait_some("MPI_Waitany", count, reqs);
 	return any_finish("MPI_Waitany", count, reqs, i, index, st);
 }
 
@@ -554,8 +571,8 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 	if (!outcount || (incount && !indices))
 		return lm_error(NULL, "MPI_Waitsome", MPI_ERR_ARG,
 				"outcount or indices is NULL");
-	while ((i = find_done(incount, reqs)) == -1)
-		lm_progress_block();
+	if ((i = find_done(incount, reqs)) == -1)
+		i = wait_some("MPI_Waitsome", incount, reqs);
 	return some_finish("MPI_Waitsome", incount, reqs, outcount, indices, sts);
 }
 

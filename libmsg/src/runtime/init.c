@@ -246,13 +246,19 @@ static void finalize_barrier(void)
 static int leave(const char *fn)
 {
 	LM_GUARD();
+	struct lm_blocked b;
 
 	lm_check_init(fn);
+	/* What it waits for, for tools: a collective of MPI_COMM_WORLD. */
+	lm_blocked_comm(&b, fn, MPICHAN_WAIT_COLL, MPI_COMM_WORLD,
+			MPI_PROC_NULL, -1, 0);
+	lm_blocked_enter(&b);
 	/* Sends still queued or waiting for their receiver must finish. */
 	while (lm.npending || !cds_list_empty(&lm.inflight) ||
 	       !cds_list_empty(&lm.cancel_wait))
 		lm_progress_block();
 	finalize_barrier();
+	lm_blocked_leave(&b);
 	lm.job.t->finish(&lm.job);
 	lm_progress_fini();
 	lm_sched_cache_drop();
