@@ -66,6 +66,18 @@ void lm_progress_fini(void);
 int lm_progress(void);
 /* One step of a blocking wait: progress, or spin/sleep when idle. */
 void lm_progress_block(void);
+void lm_poll_yield(void);
+/*
+ * A nonblocking call (Iprobe, Improbe, the Test family,
+ * Request_get_status, Parrived) comes back empty-handed: oversubscribed,
+ * it gives the CPU away (lm_poll_yield, progress.c); otherwise this
+ * test is all it costs.  Called last, with nothing of the call's held.
+ */
+static inline void lm_poll_missed(void)
+{
+	if (__builtin_expect(lm.oversubscribed, 0))
+		lm_poll_yield();
+}
 /* report.c: what this rank waits for, after stalled_ns without progress. */
 void lm_report_wait(uint64_t stalled_ns);
 /* Put a send into its ring or queue it (order is kept per destination). */

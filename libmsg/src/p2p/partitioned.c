@@ -280,5 +280,7 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag)
 	if (!r->done)
 		lm_progress();
 	*flag = r->done;
+	if (!r->done)
+		lm_poll_missed();
 	return MPI_SUCCESS;
 }

@@ -304,8 +304,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!r->done)
 		lm_progress();
 	*flag = r->done;
-	if (!r->done)
+	if (!r->done) {
+		lm_poll_missed();
 		return MPI_SUCCESS;
+	}
 	comm = r->comm;
 	return op_error("MPI_Test", comm, req_finish(request, status, 1));
 }
@@ -335,6 +337,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 				"query_fn failed");
 	if (request->done && status)
 		lm_status_out(status, &request->status);
+	if (!request->done)
+		lm_poll_missed();
 	return MPI_SUCCESS;
 }
 
@@ -432,6 +436,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	for (i = 0; i < count; i++) {
 		if (req_live(reqs[i]) && !reqs[i]->done) {
 			*flag = 0;
+			lm_poll_missed();
 			return MPI_SUCCESS;
 		}
 	}
@@ -502,6 +507,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 	*flag = i != -1;
 	if (i == -1) {
 		*index = MPI_UNDEFINED;
+		lm_poll_missed();
 		return MPI_SUCCESS;
 	}
 	return any_finish("MPI_Testany", count, reqs, i, index, st);
@@ -555,7 +561,10 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		return lm_error(NULL, "MPI_Testsome", MPI_ERR_ARG,
 				"outcount or indices is NULL");
 	lm_progress();
-	return some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+	err = some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+	if (*outcount == 0)
+		lm_poll_missed();
+	return err;
 }
 
 int MPI_Request_free(MPI_Request *request)
