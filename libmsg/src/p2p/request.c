@@ -173,13 +173,17 @@ void lm_req_complete(struct libmsg_request *req)
 	/* A persistent request keeps its type for the next MPI_Start. */
 	if (!req->persistent)
 		put_dt(req);
+	if (req->part_of) {
+		lm_part_sub_done(req);
+		return;
+	}
 	if (req->sched) {
 		lm_up.sched_step_done(req);
 	} else if (req->internal) {
 		lm_bsend_release(req);
 		lm_req_release(req);
-	} else if (req->freed) {
-		lm_req_release(req);
+	} else if (req->freed && !(req->part && req->part->inflight)) {
+		lm_req_release(req);	/* (else when its last message is in) */
 	}
 }
 
@@ -587,6 +591,8 @@ int MPI_Request_free(MPI_Request *request)
 		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
 				"a partitioned send with partitions not ready cannot be freed");
 	*request = MPI_REQUEST_NULL;
+	if (r->part && lm_part_free_req(r))
+		return MPI_SUCCESS;
 	if (r->kind == LM_REQ_GREQ) {
 		err = lm_greq_release(r);
 		return err ? lm_error(NULL, "MPI_Request_free", err,
