@@ -20,9 +20,6 @@
 
 #include "p2p/p2p.h"
 
-/* Context ids a peer may name; the queues table grows up to this. */
-#define LM_MAX_CTX	(1U << 16)
-
 void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 		   int tag, uint64_t bytes, int err)
 {

@@ -394,8 +394,8 @@ static int start_one(MPI_Request r, const char *fn)
 	r->status.MPI_ERROR = MPI_SUCCESS;
 	if (r->kind == LM_REQ_COLL)
 		return lm_up.pcoll_start(r);
-	if (r->part && r->kind == LM_REQ_SEND)
-		return lm_part_start(r, fn);
+	if (r->part)
+		return lm_part_start(r);
 	if (r->kind == LM_REQ_RECV) {
 		recv_begin(r);
 		return MPI_SUCCESS;

@@ -15,6 +15,9 @@
 
 /* ---- Protocol: message kinds in the rings --------------------------- */
 
+/* Context ids a peer may name; the queues table grows up to this. */
+#define LM_MAX_CTX	(1U << 16)
+
 /*
  * MPICHAN_MSG_DATA: an eager message; payload is the data.  The others
  * (>= MPICHAN_MSG_USER) carry a struct below first.
@@ -95,6 +98,18 @@ void lm_blocked_leave(struct lm_blocked *b);
 void lm_blocked_tick(int sleeping);
 /* lm_wait_one, told which call waits. */
 int lm_wait_in(const char *call, struct libmsg_request *req);
+void lm_poll_yield(void);
+/*
+ * A nonblocking call (Iprobe, Improbe, the Test family,
+ * Request_get_status, Parrived) comes back empty-handed: oversubscribed,
+ * it gives the CPU away (lm_poll_yield, progress.c); otherwise this
+ * test is all it costs.  Called last, with nothing of the call's held.
+ */
+static inline void lm_poll_missed(void)
+{
+	if (__builtin_expect(lm.oversubscribed, 0))
+		lm_poll_yield();
+}
 /* report.c: what this rank waits for, after stalled_ns without progress. */
 void lm_report_wait(uint64_t stalled_ns);
 /* Put a send into its ring or queue it (order is kept per destination). */
@@ -174,9 +189,13 @@ int lm_recv_init(const char *fn, void *buf, int count, MPI_Datatype dt,
 
 /* ---- partitioned.c --------------------------------------------------------- */
 
-/* MPI_Start of a partitioned send: no partition is ready yet. */
-int lm_part_start(struct libmsg_request *r, const char *fn);
+/* MPI_Start of a partitioned send (no partition ready yet) or receive. */
+int lm_part_start(struct libmsg_request *r);
 void lm_part_free(struct lm_part *p);
+/* A message of a partitioned request's completed: counted, released. */
+void lm_part_sub_done(struct libmsg_request *s);
+/* MPI_Request_free: 1 when the release waits for r's messages. */
+int lm_part_free_req(struct libmsg_request *r);
 /* A wait for r would never end: the error raised as fn, else 0. */
 int lm_part_stuck(const struct libmsg_request *r, const char *fn);
 

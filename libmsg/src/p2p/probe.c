@@ -93,8 +93,11 @@ static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
 		msg = find(source, tag, comm);
 	}
 	*flag = msg != NULL;
-	if (!msg)
-		return dead_source(fn, source, comm);
+	if (!msg) {
+		err = dead_source(fn, source, comm);
+		lm_poll_missed();
+		return err;
+	}
 	probe_status(status, comm, msg);
 	if (message) {
 		/* Off the queue, the handle is its only way in. */

@@ -574,6 +574,21 @@ static void spin_once(void)
 		cpu_relax();
 }
 
+/*
+ * A polling call found nothing.  With more ranks than CPUs a program
+ * that polls in a loop (MPI_Iprobe, MPI_Test until flag) would spin out
+ * its time slice while the rank it polls for waits for the CPU: give
+ * it away, as a blocking wait does on every idle poll.  At
+ * MPI_THREAD_MULTIPLE the lock is let go meanwhile (lm_mt_relax).
+ */
+void lm_poll_yield(void)
+{
+	if (lm.thread_level == MPI_THREAD_MULTIPLE)
+		lm_mt_relax(0, 1);
+	else
+		sched_yield();
+}
+
 void lm_progress_block(void)
 {
 	uint64_t now, limit;

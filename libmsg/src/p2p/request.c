@@ -173,13 +173,17 @@ void lm_req_complete(struct libmsg_request *req)
 	/* A persistent request keeps its type for the next MPI_Start. */
 	if (!req->persistent)
 		put_dt(req);
+	if (req->part_of) {
+		lm_part_sub_done(req);
+		return;
+	}
 	if (req->sched) {
 		lm_up.sched_step_done(req);
 	} else if (req->internal) {
 		lm_bsend_release(req);
 		lm_req_release(req);
-	} else if (req->freed) {
-		lm_req_release(req);
+	} else if (req->freed && !(req->part && req->part->inflight)) {
+		lm_req_release(req);	/* (else when its last message is in) */
 	}
 }
 
@@ -302,8 +306,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!r->done)
 		lm_progress();
 	*flag = r->done;
-	if (!r->done)
+	if (!r->done) {
+		lm_poll_missed();
 		return MPI_SUCCESS;
+	}
 	comm = r->comm;
 	return op_error("MPI_Test", comm, req_finish(request, status));
 }
@@ -333,6 +339,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 				"query_fn failed");
 	if (request->done && status)
 		lm_status_out(status, &request->status);
+	if (!request->done)
+		lm_poll_missed();
 	return MPI_SUCCESS;
 }
 
@@ -448,6 +456,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	for (i = 0; i < count; i++) {
 		if (req_live(reqs[i]) && !reqs[i]->done) {
 			*flag = 0;
+			lm_poll_missed();
 			return MPI_SUCCESS;
 		}
 	}
@@ -534,6 +543,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 	*flag = i != -1;
 	if (i == -1) {
 		*index = MPI_UNDEFINED;
+		lm_poll_missed();
 		return MPI_SUCCESS;
 	}
 	return any_finish("MPI_Testany", count, reqs, i, index, st);
@@ -588,7 +598,10 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		return lm_error(NULL, "MPI_Testsome", MPI_ERR_ARG,
 				"outcount or indices is NULL");
 	lm_progress();
-	return some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+	err = some_finish("MPI_Testsome", incount, reqs, outcount, indices, sts);
+	if (*outcount == 0)
+		lm_poll_missed();
+	return err;
 }
 
 int MPI_Request_free(MPI_Request *request)
@@ -611,6 +624,8 @@ int MPI_Request_free(MPI_Request *request)
 		return lm_error(r->comm, "MPI_Request_free", MPI_ERR_REQUEST,
 				"a partitioned send with partitions not ready cannot be freed");
 	*request = MPI_REQUEST_NULL;
+	if (r->part && lm_part_free_req(r))
+		return MPI_SUCCESS;
 	if (r->kind == LM_REQ_GREQ) {
 		err = lm_greq_release(r);
 		return err ? lm_error(NULL, "MPI_Request_free", err,

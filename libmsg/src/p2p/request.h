@@ -72,6 +72,8 @@ struct libmsg_request {
 	int pair_err;		/* the send's error, for the receive's status */
 	struct lm_replace *replace;	/* MPI_Isendrecv_replace */
 	struct lm_part *part;	/* partitioned: its partitions (partitioned.c) */
+	/* A message of a partitioned request's (a partition, a bind). */
+	struct libmsg_request *part_of;
 };
 
 /*
@@ -81,11 +83,38 @@ struct libmsg_request {
  */
 #define LM_TAG_PART	0x40000000
 
+/*
+ * What a partitioned receive tells its send when they are matched (the
+ * bind): its channel, the context id its partitions come on, and how
+ * it cuts the message.
+ */
+struct lm_part_bind {
+	uint32_t ctx;
+	int32_t partitions;
+	uint64_t bytes;
+};
+
 /* A partitioned send or receive (partitioned.c). */
 struct lm_part {
 	int partitions;
+	int count;		/* elements per partition */
 	int nready;		/* send: partitions marked ready this round */
 	uint8_t *ready;		/* send: which */
+	uint8_t *arrived;	/* receive: partitions arrived this round */
+	int *need;		/* send: per receive partition, send partitions
+				 * not yet ready (-1: sent) this round */
+	unsigned char *packed;	/* send: a non-contiguous type's bytes, packed
+				 * partition by partition as they are marked */
+	struct lm_part_bind bind;	/* receive: sent; send: received */
+	struct libmsg_request *bind_req;	/* send: the bind's receive */
+	uint8_t bound;		/* send: the bind came */
+	uint8_t chan_held;	/* receive: bind.ctx is this request's */
+	uint8_t round;		/* started, its messages counted in left */
+	int bind_err;		/* send: the bind failed (the receiver died) */
+	int left;		/* messages of this round not yet complete */
+	int inflight;		/* messages of any kind not yet complete */
+	int err;		/* the round's first error */
+	uint64_t got;		/* receive: bytes this round */
 };
 
 /* MPI_Isendrecv_replace: the message lands in tmp, then in buf. */
