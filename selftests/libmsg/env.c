@@ -75,7 +75,8 @@ int main(int argc, char **argv)
 	t0 = MPI_Wtime();
 	usleep(20000);
 	t1 = MPI_Wtime();
-	CHECK(t1 - t0 >= 0.019 && t1 - t0 < 2, "Wtime moved %f", t1 - t0);
+	/* Seconds: milliseconds would read 20; a loaded host may stall. */
+	CHECK(t1 - t0 >= 0.019 && t1 - t0 < 10, "Wtime moved %f", t1 - t0);
 	CHECK(MPI_Wtick() > 0 && MPI_Wtick() < 0.01, "Wtick %g", MPI_Wtick());
 	MPI_OK(MPI_Get_processor_name(name, &len));
 	CHECK(len > 0 && (int)strlen(name) == len, "processor name");
