@@ -60,6 +60,12 @@ struct libmsg_errhandler {
 	MPI_Comm_errhandler_function *fn;
 	MPI_Session_errhandler_function *session_fn;
 	int refs;		/* the user's handle, objects it is on, gets */
+	/*
+	 * A language binding's handler (Fortran: src/fortran/): called
+	 * instead of fn or session_fn, which it knows how to call.
+	 */
+	void (*call)(struct libmsg_errhandler *h, MPI_Comm *comm,
+		     MPI_Session *session, int *code);
 };
 
 enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };

@@ -149,7 +149,9 @@ int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
 	if (h->kind == LM_ERRH_USER) {
 		int e = code;
 
-		if (h->session)
+		if (h->call)
+			h->call(h, &comm, &session, &e);
+		else if (h->session)
 			h->session_fn(&session, &e);
 		else
 			h->fn(&comm, &e);
