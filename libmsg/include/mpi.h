@@ -1246,6 +1246,58 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 			int target_count, MPI_Datatype target_datatype,
 			MPI_Op op, MPI_Win win, MPI_Request *request);
 
+/* ---- Fortran ------------------------------------------------------------ */
+/*
+ * Handles and statuses of the Fortran bindings (mpif.h, the mpi and
+ * mpi_f08 modules: src/fortran/, libmsg/gen/fortran).  A Fortran handle
+ * is an index into a table of the C handles: 0 is the null handle of
+ * every kind, the predefined handles have fixed indices.  A Fortran
+ * status is MPI_Status's six ints; an mpi_f08 TYPE(MPI_Status) the
+ * same.
+ */
+typedef int MPI_Fint;
+
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint libmsg_internal[3];
+} MPI_F08_status;
+
+/* Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (common blocks). */
+extern MPI_Fint libmsg_status_ignore_[6], libmsg_statuses_ignore_[6];
+#define MPI_F_STATUS_IGNORE	((MPI_Fint *)libmsg_status_ignore_)
+#define MPI_F_STATUSES_IGNORE	((MPI_Fint *)libmsg_statuses_ignore_)
+#define MPI_F08_STATUS_IGNORE	((MPI_F08_status *)libmsg_status_ignore_)
+#define MPI_F08_STATUSES_IGNORE	((MPI_F08_status *)libmsg_statuses_ignore_)
+
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+
 /*
  * The profiling interface: every MPI_ function above is also PMPI_,
  * with the same arguments (generated from this file by libmsg/gen/pmpi
