@@ -293,7 +293,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
 #define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
-#define MPI_ERR_LASTCODE	76
+#define MPI_ERR_LASTCODE	94
 
 /* ---- Environment ---------------------------------------------------- */
 
@@ -1158,18 +1158,27 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 				const MPI_Datatype recvtypes[], MPI_Comm comm,
 				MPI_Info info, MPI_Request *request);
 
-/* ---- One-sided communication: not supported ----------------------------- */
-/*
- * Declared so that programs with one-sided code build; every call fails
- * with MPI_ERR_UNSUPPORTED_OPERATION ("one-sided communication is not
- * supported by libmsg").
- */
+/* ---- One-sided communication (MPI-3.1 chapter 11) ----------------------- */
 
 struct libmsg_win;
 typedef struct libmsg_win *MPI_Win;
 #define MPI_WIN_NULL		((MPI_Win)0)
 
 #define MPI_ERR_UNSUPPORTED_OPERATION 44
+
+/* Error classes of windows and one-sided calls. */
+#define MPI_ERR_WIN		45	/* invalid window */
+#define MPI_ERR_BASE		46	/* invalid base address */
+#define MPI_ERR_LOCKTYPE	47	/* invalid lock type */
+#define MPI_ERR_RMA_CONFLICT	49	/* conflicting accesses to a window */
+#define MPI_ERR_RMA_SYNC	50	/* wrong synchronization of RMA calls */
+#define MPI_ERR_SIZE		51	/* invalid size */
+#define MPI_ERR_DISP		52	/* invalid displacement */
+#define MPI_ERR_ASSERT		53	/* invalid assertion */
+#define MPI_ERR_RMA_RANGE	55	/* target memory outside the window */
+#define MPI_ERR_RMA_ATTACH	56	/* memory cannot be attached */
+#define MPI_ERR_RMA_SHARED	57	/* memory cannot be shared */
+#define MPI_ERR_RMA_FLAVOR	58	/* the window's flavor does not allow it */
 
 #define MPI_LOCK_EXCLUSIVE	234
 #define MPI_LOCK_SHARED		235
@@ -1178,6 +1187,58 @@ typedef struct libmsg_win *MPI_Win;
 #define MPI_MODE_NOPUT		4096
 #define MPI_MODE_NOPRECEDE	8192
 #define MPI_MODE_NOSUCCEED	16384
+
+/* Predefined window attributes (MPI_Win_get_attr). */
+#define MPI_WIN_BASE		0x64400011
+#define MPI_WIN_SIZE		0x64400012
+#define MPI_WIN_DISP_UNIT	0x64400013
+#define MPI_WIN_CREATE_FLAVOR	0x64400014
+#define MPI_WIN_MODEL		0x64400015
+
+/* MPI_WIN_CREATE_FLAVOR's values. */
+#define MPI_WIN_FLAVOR_CREATE	1
+#define MPI_WIN_FLAVOR_ALLOCATE	2
+#define MPI_WIN_FLAVOR_DYNAMIC	3
+#define MPI_WIN_FLAVOR_SHARED	4
+/* MPI_WIN_MODEL's values: libmsg's windows are all unified. */
+#define MPI_WIN_SEPARATE	1
+#define MPI_WIN_UNIFIED		2
+
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;	/* MPI-2 name */
+typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval,
+					 void *extra_state,
+					 void *attribute_val_in,
+					 void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval,
+					   void *attribute_val,
+					   void *extra_state);
+
+int libmsg_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int libmsg_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int libmsg_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN	libmsg_win_null_copy_fn
+#define MPI_WIN_DUP_FN		libmsg_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN	libmsg_win_null_delete_fn
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+			  MPI_Win_delete_attr_function *win_delete_attr_fn,
+			  int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+		     int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+			      MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win);
@@ -1316,25 +1377,25 @@ typedef struct libmsg_t_event_instance *MPI_T_event_instance;
 #define MPI_T_PVAR_CLASS_TIMER		8
 #define MPI_T_PVAR_CLASS_GENERIC	9
 
-/* Error classes of the MPI_T calls. */
-#define MPI_T_ERR_MEMORY		54
-#define MPI_T_ERR_NOT_INITIALIZED	55
-#define MPI_T_ERR_CANNOT_INIT		56
-#define MPI_T_ERR_INVALID_INDEX		57
-#define MPI_T_ERR_INVALID_ITEM		58
-#define MPI_T_ERR_INVALID_HANDLE	59
-#define MPI_T_ERR_OUT_OF_HANDLES	60
-#define MPI_T_ERR_OUT_OF_SESSIONS	61
-#define MPI_T_ERR_INVALID_SESSION	62
-#define MPI_T_ERR_CVAR_SET_NOT_NOW	63
-#define MPI_T_ERR_CVAR_SET_NEVER	64
-#define MPI_T_ERR_PVAR_NO_STARTSTOP	65
-#define MPI_T_ERR_PVAR_NO_WRITE		66
-#define MPI_T_ERR_PVAR_NO_ATOMIC	67
-#define MPI_T_ERR_INVALID_NAME		68
-#define MPI_T_ERR_INVALID		69
-#define MPI_T_ERR_NOT_SUPPORTED		70
-#define MPI_T_ERR_NOT_ACCESSIBLE	71
+/* Error classes of the MPI_T calls (below MPI_ERR_LASTCODE). */
+#define MPI_T_ERR_MEMORY		76
+#define MPI_T_ERR_NOT_INITIALIZED	77
+#define MPI_T_ERR_CANNOT_INIT		78
+#define MPI_T_ERR_INVALID_INDEX		79
+#define MPI_T_ERR_INVALID_ITEM		80
+#define MPI_T_ERR_INVALID_HANDLE	81
+#define MPI_T_ERR_OUT_OF_HANDLES	82
+#define MPI_T_ERR_OUT_OF_SESSIONS	83
+#define MPI_T_ERR_INVALID_SESSION	84
+#define MPI_T_ERR_CVAR_SET_NOT_NOW	85
+#define MPI_T_ERR_CVAR_SET_NEVER	86
+#define MPI_T_ERR_PVAR_NO_STARTSTOP	87
+#define MPI_T_ERR_PVAR_NO_WRITE		88
+#define MPI_T_ERR_PVAR_NO_ATOMIC	89
+#define MPI_T_ERR_INVALID_NAME		90
+#define MPI_T_ERR_INVALID		91
+#define MPI_T_ERR_NOT_SUPPORTED		92
+#define MPI_T_ERR_NOT_ACCESSIBLE	93
 
 typedef enum MPI_T_cb_safety {
 	MPI_T_CB_REQUIRE_NONE,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=badspan.sh
 /*
  * A peer's span offer (LM_RTS_SPAN, libmsg/src/rndv_span.c) or layout
  * offer (LM_RTS_LAYOUT, rndv_layout.c) that no sender could have made:
@@ -7,7 +8,7 @@
  * writes a rendezvous request straight into its ring to rank 1 (the
  * library's own ring and message kind: this program is linked against
  * the static library with its internal headers), rank 1 waits for it
- * with MPI_Recv.  The run script expects the job to fail with
+ * with MPI_Recv.  badspan.sh expects the job to fail with
  * "protocol error: bad span offer from rank 0" (cases 1-12) or "bad
  * layout offer" (13-25).  Cases 27-30 are control messages naming a
  * send rank 1 never made (the name is the sender's request address:

@@ -9,7 +9,7 @@
  *
  *   coll [NAME...]   run only the named collectives (see `tests` below)
  *
- * The run script forces each algorithm in turn (MPICHAN_COLL_<NAME>)
+ * coll-algorithms.sh forces each algorithm in turn (MPICHAN_COLL_<NAME>)
  * and runs this at 1 to 9 ranks.
  */
 #include "test.h"

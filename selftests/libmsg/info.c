@@ -12,17 +12,6 @@
 
 #include "test.h"
 
-static void expect(int err, int cls, const char *what)
-{
-	char s[MPI_MAX_ERROR_STRING];
-	int c = -1, len = 0;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	MPI_OK(MPI_Error_string(err, s, &len));
-	CHECK(c == cls, "%s: class %d (%s), expected %d", what, c, s, cls);
-}
-
 /* info holds exactly keys[i] = vals[i], i < n, in that order. */
 static void expect_contents(MPI_Info info, int n, const char *const *keys,
 			    const char *const *vals)
@@ -123,15 +112,15 @@ static void get_string(void)
 	CHECK(!flag && len == sizeof(val) && !strcmp(val, "keep"),
 	      "absent key: flag %d, %d", flag, len);
 	len = -1;
-	expect(MPI_Info_get_string(info, "k", &len, val, &flag), MPI_ERR_ARG,
-	       "negative buflen");
+	t_expect(MPI_Info_get_string(info, "k", &len, val, &flag), MPI_ERR_ARG,
+	         "negative buflen");
 	len = 4;
-	expect(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG,
-	       "NULL value with room");
-	expect(MPI_Info_get_string(info, "k", NULL, val, &flag), MPI_ERR_ARG,
-	       "NULL buflen");
-	expect(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, val, &flag),
-	       MPI_ERR_INFO, "MPI_INFO_NULL");
+	t_expect(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG,
+	         "NULL value with room");
+	t_expect(MPI_Info_get_string(info, "k", NULL, val, &flag), MPI_ERR_ARG,
+	         "NULL buflen");
+	t_expect(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, val, &flag),
+	         MPI_ERR_INFO, "MPI_INFO_NULL");
 	MPI_OK(MPI_Info_free(&info));
 }
 
@@ -153,13 +142,13 @@ static void limits(void)
 	CHECK(!strcmp(got, key), "longest key");
 
 	val[MPI_MAX_INFO_VAL - 1] = 'v';
-	expect(MPI_Info_set(info, "k2", val), MPI_ERR_INFO_VALUE,
-	       "value of MPI_MAX_INFO_VAL characters");
+	t_expect(MPI_Info_set(info, "k2", val), MPI_ERR_INFO_VALUE,
+	         "value of MPI_MAX_INFO_VAL characters");
 	key[MPI_MAX_INFO_KEY - 1] = 'k';
-	expect(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY,
-	       "key of MPI_MAX_INFO_KEY characters");
-	expect(MPI_Info_get(info, key, 4, out, &flag), MPI_ERR_INFO_KEY,
-	       "get with a too long key");
+	t_expect(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY,
+	         "key of MPI_MAX_INFO_KEY characters");
+	t_expect(MPI_Info_get(info, key, 4, out, &flag), MPI_ERR_INFO_KEY,
+	         "get with a too long key");
 	MPI_OK(MPI_Info_get_nkeys(info, &n));
 	CHECK(n == 1, "a refused set added a key (%d keys)", n);
 
@@ -188,38 +177,38 @@ static void errors(void)
 	MPI_OK(MPI_Info_create(&info));
 	MPI_OK(MPI_Info_set(info, "x", "1"));
 
-	expect(MPI_Info_set(MPI_INFO_NULL, "x", "1"), MPI_ERR_INFO, "set on NULL");
-	expect(MPI_Info_get(MPI_INFO_NULL, "x", 4, val, &flag), MPI_ERR_INFO,
-	       "get on NULL");
-	expect(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "nkeys on NULL");
-	expect(MPI_Info_dup(MPI_INFO_NULL, &dead), MPI_ERR_INFO, "dup of NULL");
-	expect(MPI_Info_free(&null), MPI_ERR_INFO, "free of MPI_INFO_NULL");
-	expect(MPI_Info_create(NULL), MPI_ERR_ARG, "create into NULL");
-	expect(MPI_Info_free(NULL), MPI_ERR_ARG, "free of NULL");
+	t_expect(MPI_Info_set(MPI_INFO_NULL, "x", "1"), MPI_ERR_INFO, "set on NULL");
+	t_expect(MPI_Info_get(MPI_INFO_NULL, "x", 4, val, &flag), MPI_ERR_INFO,
+	         "get on NULL");
+	t_expect(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "nkeys on NULL");
+	t_expect(MPI_Info_dup(MPI_INFO_NULL, &dead), MPI_ERR_INFO, "dup of NULL");
+	t_expect(MPI_Info_free(&null), MPI_ERR_INFO, "free of MPI_INFO_NULL");
+	t_expect(MPI_Info_create(NULL), MPI_ERR_ARG, "create into NULL");
+	t_expect(MPI_Info_free(NULL), MPI_ERR_ARG, "free of NULL");
 
-	expect(MPI_Info_set(info, "", "1"), MPI_ERR_INFO_KEY, "empty key");
-	expect(MPI_Info_set(info, NULL, "1"), MPI_ERR_INFO_KEY, "NULL key");
-	expect(MPI_Info_set(info, "y", NULL), MPI_ERR_INFO_VALUE, "NULL value");
-	expect(MPI_Info_delete(info, "y"), MPI_ERR_INFO_NOKEY, "delete absent");
-	expect(MPI_Info_delete(info, "X"), MPI_ERR_INFO_NOKEY, "delete wrong case");
-	expect(MPI_Info_get(info, "x", -1, val, &flag), MPI_ERR_ARG,
-	       "negative valuelen");
-	expect(MPI_Info_get(info, "x", 4, NULL, &flag), MPI_ERR_ARG, "NULL value");
-	expect(MPI_Info_get(info, "x", 4, val, NULL), MPI_ERR_ARG, "NULL flag");
-	expect(MPI_Info_get_valuelen(info, "x", NULL, &flag), MPI_ERR_ARG,
-	       "NULL valuelen");
-	expect(MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG, "nthkey 1 of 1");
-	expect(MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG, "nthkey -1");
-	expect(MPI_Info_get_nkeys(info, NULL), MPI_ERR_ARG, "nkeys NULL");
-	expect(MPI_Info_dup(info, NULL), MPI_ERR_ARG, "dup into NULL");
+	t_expect(MPI_Info_set(info, "", "1"), MPI_ERR_INFO_KEY, "empty key");
+	t_expect(MPI_Info_set(info, NULL, "1"), MPI_ERR_INFO_KEY, "NULL key");
+	t_expect(MPI_Info_set(info, "y", NULL), MPI_ERR_INFO_VALUE, "NULL value");
+	t_expect(MPI_Info_delete(info, "y"), MPI_ERR_INFO_NOKEY, "delete absent");
+	t_expect(MPI_Info_delete(info, "X"), MPI_ERR_INFO_NOKEY, "delete wrong case");
+	t_expect(MPI_Info_get(info, "x", -1, val, &flag), MPI_ERR_ARG,
+	         "negative valuelen");
+	t_expect(MPI_Info_get(info, "x", 4, NULL, &flag), MPI_ERR_ARG, "NULL value");
+	t_expect(MPI_Info_get(info, "x", 4, val, NULL), MPI_ERR_ARG, "NULL flag");
+	t_expect(MPI_Info_get_valuelen(info, "x", NULL, &flag), MPI_ERR_ARG,
+	         "NULL valuelen");
+	t_expect(MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG, "nthkey 1 of 1");
+	t_expect(MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG, "nthkey -1");
+	t_expect(MPI_Info_get_nkeys(info, NULL), MPI_ERR_ARG, "nkeys NULL");
+	t_expect(MPI_Info_dup(info, NULL), MPI_ERR_ARG, "dup into NULL");
 
 	/* The error string names the call and the key. */
 	{
 		char s[MPI_MAX_ERROR_STRING];
 		int len;
 
-		expect(MPI_Info_delete(info, "gone"), MPI_ERR_INFO_NOKEY,
-		       "delete gone");
+		t_expect(MPI_Info_delete(info, "gone"), MPI_ERR_INFO_NOKEY,
+		         "delete gone");
 		MPI_OK(MPI_Error_string(MPI_ERR_INFO_NOKEY, s, &len));
 		CHECK(strstr(s, "MPI_Info_delete") && strstr(s, "gone"),
 		      "error string: %s", s);
@@ -312,9 +301,9 @@ static void env(void)
 	MPI_OK(MPI_Info_get(MPI_INFO_ENV, "wdir", sizeof(val) - 1, val, &flag));
 	CHECK(flag && val[0] == '/', "wdir");
 
-	expect(MPI_Info_set(MPI_INFO_ENV, "x", "1"), MPI_ERR_INFO, "set ENV");
-	expect(MPI_Info_delete(MPI_INFO_ENV, "wdir"), MPI_ERR_INFO, "delete ENV");
-	expect(MPI_Info_free(&info), MPI_ERR_INFO, "free ENV");
+	t_expect(MPI_Info_set(MPI_INFO_ENV, "x", "1"), MPI_ERR_INFO, "set ENV");
+	t_expect(MPI_Info_delete(MPI_INFO_ENV, "wdir"), MPI_ERR_INFO, "delete ENV");
+	t_expect(MPI_Info_free(&info), MPI_ERR_INFO, "free ENV");
 	CHECK(info == MPI_INFO_ENV, "a refused free changed the handle");
 
 	MPI_OK(MPI_Info_dup(MPI_INFO_ENV, &dup));

@@ -16,14 +16,6 @@
 
 #include <complex.h>
 
-static int cls(int err)
-{
-	int c = -1;
-
-	MPI_Error_class(err, &c);
-	return c;
-}
-
 static void sized(int typeclass, int size, MPI_Datatype want)
 {
 	MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -100,6 +92,6 @@ int main(int argc, char **argv)
 	CHECK(out[0] == t_size * (t_size - 1) / 2 &&
 	      out[1] == -t_size * (t_size - 1) / 2, "complex sum %g %g",
 	      out[0], out[1]);
-	CHECK(cls(MPI_Type_free(&t)) == MPI_ERR_TYPE, "a predefined type freed");
+	CHECK(t_class(MPI_Type_free(&t)) == MPI_ERR_TYPE, "a predefined type freed");
 	return t_done();
 }

@@ -4,7 +4,8 @@
  * "manual"): calls taking Fortran procedures, which C then calls with
  * Fortran's conventions (every argument by reference, handles as
  * indices, LOGICALs 0 or 1): MPI_Op_create, the keyval and error
- * handler constructors, MPI_Grequest_start; calls whose values or
+ * handler constructors (communicators, datatypes, sessions, windows),
+ * MPI_Grequest_start; calls whose values or
  * strings C sizes itself (attribute values, MPI_Info_get_string,
  * MPI_Session_get_nth_pset, MPI_Buffer_detach); MPI_Pcontrol,
  * MPI_F_sync_reg; and the predefined callbacks a Fortran program names
@@ -61,14 +62,18 @@ void pmpi_op_create_(fproc user_fn, MPI_Fint *commute, MPI_Fint *op,
 typedef void (*ferrh_fn)(MPI_Fint *handle, MPI_Fint *code);
 
 static void errh_call(struct libmsg_errhandler *h, MPI_Comm *comm,
-		      MPI_Session *session, int *code)
+		      MPI_Session *session, MPI_Win *win, int *code)
 {
-	int kind = h->session ? LMF_SESSION : LMF_COMM, added;
-	void *c = h->session ? (void *)*session : (void *)*comm;
+	int kind = h->session == LM_ERRH_FOR_SESSION ? LMF_SESSION :
+		h->session == LM_ERRH_FOR_WIN ? LMF_WIN : LMF_COMM, added;
+	void *c = kind == LMF_SESSION ? (void *)*session :
+		kind == LMF_WIN ? (void *)*win : (void *)*comm;
 	MPI_Fint f = lmf_borrow(kind, c, &added), e = *code;
 
-	if (h->session)
+	if (kind == LMF_SESSION)
 		((ferrh_fn)(fproc)h->session_fn)(&f, &e);
+	else if (kind == LMF_WIN)
+		((ferrh_fn)(fproc)h->win_fn)(&f, &e);
 	else
 		((ferrh_fn)(fproc)h->fn)(&f, &e);
 	if (added)
@@ -117,6 +122,19 @@ void pmpi_session_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 }
 #pragma weak mpi_session_create_errhandler_ = pmpi_session_create_errhandler_
 
+void pmpi_win_create_errhandler_(fproc fn, MPI_Fint *errhandler,
+				 MPI_Fint *ierror);
+void pmpi_win_create_errhandler_(fproc fn, MPI_Fint *errhandler,
+				 MPI_Fint *ierror)
+{
+	MPI_Errhandler c = MPI_ERRHANDLER_NULL;
+	int rc = PMPI_Win_create_errhandler(
+		(MPI_Win_errhandler_function *)fn, &c);
+
+	errh_made(rc, c, errhandler, ierror);
+}
+#pragma weak mpi_win_create_errhandler_ = pmpi_win_create_errhandler_
+
 /* ---- Keyvals ------------------------------------------------------------------- */
 
 /*
@@ -128,7 +146,7 @@ void pmpi_session_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 struct fkeyval {
 	fproc copy, del;
 	MPI_Aint extra;
-	int kind;		/* LMF_COMM or LMF_DATATYPE */
+	int kind;		/* LMF_COMM, LMF_DATATYPE or LMF_WIN */
 	int mpi1;		/* MPI_KEYVAL_CREATE: INTEGER values */
 	struct fkeyval *next;
 };
@@ -217,6 +235,17 @@ static int type_delete(MPI_Datatype dt, int keyval, void *val, void *extra)
 	return attr_delete(dt, keyval, val, extra);
 }
 
+static int win_copy(MPI_Win old, int keyval, void *extra, void *in, void *out,
+		    int *flag)
+{
+	return attr_copy(old, keyval, extra, in, out, flag);
+}
+
+static int win_delete(MPI_Win win, int keyval, void *val, void *extra)
+{
+	return attr_delete(win, keyval, val, extra);
+}
+
 static struct fkeyval *fkeyval_new(fproc copy, fproc del, MPI_Aint extra,
 				   int kind, int mpi1)
 {
@@ -274,6 +303,19 @@ void pmpi_type_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_type_create_keyval_ = pmpi_type_create_keyval_
+
+void pmpi_win_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
+			     MPI_Aint *extra_state, MPI_Fint *ierror);
+void pmpi_win_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
+			     MPI_Aint *extra_state, MPI_Fint *ierror)
+{
+	struct fkeyval *k = fkeyval_new(copy, del, *extra_state, LMF_WIN, 0);
+	int rc = k ? PMPI_Win_create_keyval(win_copy, win_delete, keyval, k) :
+		lmf_nomem("MPI_Win_create_keyval");
+
+	set_ierror(ierror, rc);
+}
+#pragma weak mpi_win_create_keyval_ = pmpi_win_create_keyval_
 
 /*
  * Attribute values: what Fortran set is the value itself; the
@@ -342,6 +384,36 @@ void pmpi_type_get_attr_(MPI_Fint *datatype, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_type_get_attr_ = pmpi_type_get_attr_
+
+/*
+ * A window's: MPI_WIN_BASE is the base address itself, MPI_WIN_SIZE a
+ * pointer to an MPI_Aint, the other predefined ones pointers to ints.
+ */
+void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval,
+			MPI_Aint *attribute_val, MPI_Fint *flag,
+			MPI_Fint *ierror);
+void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval,
+			MPI_Aint *attribute_val, MPI_Fint *flag,
+			MPI_Fint *ierror)
+{
+	void *v = NULL;
+	int fl = 0;
+	int rc = PMPI_Win_get_attr(lmf_f2c(LMF_WIN, *win), *keyval, &v, &fl);
+
+	if (!rc && fl) {
+		if (*keyval == MPI_WIN_SIZE)
+			*attribute_val = *(MPI_Aint *)v;
+		else if (*keyval == MPI_WIN_DISP_UNIT ||
+			 *keyval == MPI_WIN_CREATE_FLAVOR ||
+			 *keyval == MPI_WIN_MODEL)
+			*attribute_val = *(int *)v;
+		else
+			*attribute_val = (MPI_Aint)v;
+	}
+	*flag = fl != 0;
+	set_ierror(ierror, rc);
+}
+#pragma weak mpi_win_get_attr_ = pmpi_win_get_attr_
 
 /* ---- MPI_Grequest_start ---------------------------------------------------------- */
 
@@ -579,6 +651,10 @@ void mpi_comm_null_delete_fn_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val,
 #pragma weak mpi_type_null_copy_fn_ = mpi_comm_null_copy_fn_
 #pragma weak mpi_type_dup_fn_ = mpi_comm_dup_fn_
 #pragma weak mpi_type_null_delete_fn_ = mpi_comm_null_delete_fn_
+/* And the window ones. */
+#pragma weak mpi_win_null_copy_fn_ = mpi_comm_null_copy_fn_
+#pragma weak mpi_win_dup_fn_ = mpi_comm_dup_fn_
+#pragma weak mpi_win_null_delete_fn_ = mpi_comm_null_delete_fn_
 
 /* MPI-1's, with INTEGER values. */
 void mpi_null_copy_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra,
