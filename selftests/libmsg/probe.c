@@ -3,7 +3,9 @@
  * Probe, Iprobe, Mprobe, Improbe, Mrecv, Imrecv: probes report source,
  * tag and size without receiving; a matched probe (MPI_Message) takes
  * the message out of matching, so a later wildcard receive gets the
- * next one; small and rendezvous sizes.
+ * next one; small and rendezvous sizes.  A message Mprobe'd on a
+ * communicator freed before its MPI_Mrecv is still received whole
+ * (the ASan build catches a communicator released under it).
  */
 #include "test.h"
 
@@ -58,6 +60,26 @@ int main(int argc, char **argv)
 		MPI_OK(MPI_Wait(&req, &st));
 		CHECK(st.MPI_SOURCE == peer && !t_bad(rb, (size_t)n, 3), "imrecv");
 		MPI_OK(MPI_Waitall(3, sr, MPI_STATUSES_IGNORE));
+		t_barrier();
+	}
+	/* The communicator freed between Mprobe and Mrecv. */
+	for (s = 0; s < 3; s++) {
+		MPI_Comm d, e;
+
+		n = sizes[s];
+		MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+		t_fill(sb, (size_t)n, 4);
+		MPI_OK(MPI_Isend(sb, n, MPI_BYTE, peer, 14, d, &sr[0]));
+		MPI_OK(MPI_Mprobe(peer, 14, d, &msg, &st));
+		MPI_OK(MPI_Comm_free(&d));
+		MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &e));	/* reaps */
+		MPI_OK(MPI_Mrecv(rb, n, MPI_BYTE, &msg, &st));
+		MPI_OK(MPI_Get_count(&st, MPI_BYTE, &cnt));
+		CHECK(cnt == n && st.MPI_SOURCE == peer && st.MPI_TAG == 14 &&
+		      !t_bad(rb, (size_t)n, 4),
+		      "mrecv after free: %d bytes from %d", cnt, st.MPI_SOURCE);
+		MPI_OK(MPI_Wait(&sr[0], MPI_STATUS_IGNORE));
+		MPI_OK(MPI_Comm_free(&e));
 		t_barrier();
 	}
 	/* MPI_PROC_NULL. */

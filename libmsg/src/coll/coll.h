@@ -62,6 +62,10 @@ struct lm_sched {
 	int err;			/* first error class */
 	int running;			/* in sched_run() or an abort */
 	int blocking;			/* its caller waits: steps may take the short way */
+	int again;			/* rerun from the first round (lm_sched_again) */
+	/* Run as the schedule ends, well or not, before its request completes. */
+	void (*fini)(struct lm_sched *s);
+	void *fini_arg;
 	void **tmp;			/* temporary buffers, freed at the end */
 	int ntmp, tmpcap;
 	uint32_t small_used;		/* bytes of small[] handed out */
@@ -134,6 +138,12 @@ void lm_sched_hold(struct lm_sched *s);
 void lm_sched_release(struct lm_sched *s, int err);
 /* Close the open round: later steps wait for everything before. */
 int lm_sched_round(struct lm_sched *s);
+/*
+ * From a CALL step: once the current round is over, run the schedule
+ * again from its first round (a retry; the steps' messages keep the
+ * schedule's tag, and one pass's messages all precede the next's).
+ */
+void lm_sched_again(struct lm_sched *s);
 /* A temporary buffer that lives as long as the schedule (NULL: no memory). */
 void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes);
 /* Start the schedule; req completes when it is over. */

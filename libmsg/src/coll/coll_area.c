@@ -91,14 +91,14 @@ static struct lm_area_slot *slot(int world, int chan)
 }
 
 /*
- * The communicator's channel, or -1.  Not MPI_Comm_create_group's or
- * MPI_Comm_create_from_group's agreement: their context ids are fixed,
- * not agreed, so two of them with the same leader may overlap in time.
+ * The communicator's channel, or -1.  Not MPI_Comm_create_from_group's
+ * agreement: its context id is fixed, not agreed, so two of them with
+ * the same leader may overlap in time.
  */
 static int channel(const struct libmsg_comm *c)
 {
 	if (!area || c->ctx / 2 >= LM_AREA_CHANNELS ||
-	    c->ctx == LM_CTX_AGREE || c->ctx == LM_CTX_SESSION)
+	    c->ctx == LM_CTX_SESSION)
 		return -1;
 	return (int)(c->ctx / 2);
 }

@@ -64,6 +64,9 @@ void lm_sched_free(struct lm_sched *s)
 		s->esize = 0;
 		s->nsteps = s->nrounds = s->cur = s->outstanding = 0;
 		s->err = s->running = s->ntmp = s->blocking = 0;
+		s->again = 0;
+		s->fini = NULL;
+		s->fini_arg = NULL;
 		s->small_used = 0;
 		cache[ncached++] = s;
 		return;
@@ -209,6 +212,11 @@ int lm_sched_round(struct lm_sched *s)
 	return MPI_SUCCESS;
 }
 
+void lm_sched_again(struct lm_sched *s)
+{
+	s->again = 1;
+}
+
 void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes)
 {
 	uint64_t at = (s->small_used + 63) & ~63ULL;
@@ -317,6 +325,8 @@ static void sched_finish(struct lm_sched *s)
 	/* Received data of non-contiguous types goes into place now. */
 	if (!s->err)
 		lm_coll_unpack_run(s);
+	if (s->fini)
+		s->fini(s);
 	lm_status_set(&req->status, NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, 0,
 		      s->err);
 	lm_sched_free(s);
@@ -365,6 +375,10 @@ static void sched_run(struct lm_sched *s)
 				step_local(s, &s->steps[i]);
 		round_post(s, first, s->round_end[s->cur]);
 		s->cur++;
+		if (s->again && !s->err) {
+			s->again = 0;
+			s->cur = 0;
+		}
 		s->outstanding--;
 		if (s->err && s->outstanding)
 			sched_abort_round(s);

@@ -11,7 +11,9 @@
  * MPI_Comm_free may come while operations on the communicator are
  * still pending (MPI lets them complete normally): the handle dies at
  * once, but the object and its context id stay until no receive is
- * posted on its contexts and no send on them is still going out.
+ * posted on its contexts, no send on them is still going out, no
+ * collective runs on it and no message Mprobe'd on it waits for its
+ * MPI_Mrecv.
  */
 
 #include <stdio.h>
@@ -84,19 +86,29 @@ void lm_match_each(void (*fn)(struct lm_match *m, void *arg), void *arg)
 			fn(matches[i], arg);
 }
 
+int lm_comm_set_ctx(struct libmsg_comm *c, uint32_t ctx)
+{
+	c->ctx = ctx;
+	c->p2p = lm_match_get(ctx);
+	c->coll = lm_match_get(ctx + 1);
+	if (!c->p2p || !c->coll)
+		return -1;
+	c->magic = LM_MAGIC_COMM;
+	return 0;
+}
+
 static int comm_setup(struct libmsg_comm *c, const char *name, int size,
 		      int rank, const int *world, uint32_t ctx)
 {
-	c->magic = LM_MAGIC_COMM;
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->size = size;
 	c->rank = rank;
 	c->world = world;
 	c->ctx = ctx;
 	c->errh = MPI_ERRORS_ARE_FATAL;
-	c->p2p = lm_match_get(ctx);
-	c->coll = lm_match_get(ctx + 1);
-	return c->p2p && c->coll ? 0 : -1;
+	if (ctx == LM_CTX_NONE)
+		return 0;
+	return lm_comm_set_ctx(c, ctx);
 }
 
 int lm_comm_init(void)
@@ -211,10 +223,42 @@ static int sending_on(uint32_t ctx)
 	return 0;
 }
 
+struct live_on {
+	const struct libmsg_comm *c;
+	int found;
+};
+
+static void live_on_one(const struct libmsg_comm *comm, int round,
+			int rounds, int outstanding, void *arg)
+{
+	struct live_on *l = arg;
+
+	(void)round;
+	(void)rounds;
+	(void)outstanding;
+	if (comm == l->c)
+		l->found = 1;
+}
+
+/*
+ * Is a collective on c started and not over?  Between two of its
+ * rounds it may have nothing posted (a context id agreement waiting
+ * for another's to let the mask go).
+ */
+static int sched_live(const struct libmsg_comm *c)
+{
+	struct live_on l = { c, 0 };
+
+	lm_up.coll_each_live(live_on_one, &l);
+	return l.found;
+}
+
+/* A message Mprobe'd on c and not yet received also keeps c. */
 static int comm_busy(const struct libmsg_comm *c)
 {
 	return !cds_list_empty(&c->p2p->posted) ||
-		!cds_list_empty(&c->coll->posted) || sending_on(c->ctx);
+		!cds_list_empty(&c->coll->posted) || sending_on(c->ctx) ||
+		c->probed || sched_live(c);
 }
 
 /*

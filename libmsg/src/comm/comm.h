@@ -28,6 +28,7 @@ struct libmsg_comm {
 	const int *local;	/* world rank -> comm rank or -1; NULL: search */
 	uint32_t ctx;		/* point-to-point; ctx + 1 is collective */
 	uint32_t coll_seq;	/* collectives started: the next one's tag */
+	int probed;		/* messages Mprobe'd on it, not yet received */
 	struct lm_match *p2p, *coll;
 	MPI_Errhandler errh;
 	char name[MPI_MAX_OBJECT_NAME];
@@ -49,10 +50,10 @@ struct libmsg_group {
 /* Context ids of the predefined communicators and reserved uses. */
 #define LM_CTX_WORLD	0
 #define LM_CTX_SELF	2
-#define LM_CTX_AGREE	4	/* MPI_Comm_create_group's agreement */
-#define LM_CTX_SESSION	6	/* MPI_Comm_create_from_group's agreement */
-#define LM_CTX_FIRST	8	/* the first one for created communicators */
+#define LM_CTX_SESSION	4	/* MPI_Comm_create_from_group's agreement */
+#define LM_CTX_FIRST	6	/* the first one for created communicators */
 #define LM_CTX_LIMIT	4096	/* context ids: 0 .. LM_CTX_LIMIT - 1 */
+#define LM_CTX_NONE	UINT32_MAX	/* not agreed yet (lm_comm_new) */
 
 int lm_comm_init(void);
 void lm_comm_fini(void);
@@ -61,10 +62,13 @@ void lm_comm_fini(void);
  * all of MPI_COMM_WORLD in order) on context ctx, inheriting parent's
  * error handler; this process must be in world[].  Not yet registered
  * (lm_comm_register: it then owns ctx); lm_comm_discard() undoes it.
+ * With ctx LM_CTX_NONE it is no valid handle until lm_comm_set_ctx().
  * NULL when out of memory.
  */
 struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
 				const int *world, uint32_t ctx);
+/* c's agreed context id: its queues, a valid handle.  -1: no memory. */
+int lm_comm_set_ctx(struct libmsg_comm *c, uint32_t ctx);
 void lm_comm_register(struct libmsg_comm *c);
 void lm_comm_discard(struct libmsg_comm *c);
 /* Release freed communicators whose operations are over. */
@@ -84,11 +88,28 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 
 void lm_ctx_init(void);
 /*
- * Collective over `over`: the lowest context id free on every one of
- * its processes (MPI_Allreduce with MPI_BAND of the free masks).
- * MPI_SUCCESS, or an error class already reported for fn.
+ * Agree with the other processes of `over` on a context id free on all
+ * of them, and give it to made (lm_comm_new with LM_CTX_NONE), which is
+ * then registered; made NULL: this process only helps (the new
+ * communicator leaves it out).  Collective over `over`; made belongs to
+ * the agreement from the call on (discarded if it fails).  tag < 0:
+ * one of over's collectives, told apart by its sequence number; else
+ * MPI_Comm_create_group's (and _from_group's) with that tag, over a
+ * temporary communicator of the group on the parent's context ids.
+ *
+ * lm_ctx_agree_start: nonblocking; req (LM_REQ_COLL) completes, made
+ * registered, under MPI_Test or Wait; its status's error says how it
+ * ended (MPI_ERR_OTHER: no id is free everywhere), and if it failed the
+ * program's handle *out (out not NULL) becomes MPI_COMM_NULL.
+ * MPI_SUCCESS, or MPI_ERR_NO_MEM and nothing started.  lm_ctx_agree:
+ * the same, waited for (through the collective area where it can):
+ * MPI_SUCCESS, or an error class (not reported) and why[] says why.
  */
-int lm_ctx_agree(struct libmsg_comm *over, const char *fn, uint32_t *ctx);
+int lm_ctx_agree_start(struct libmsg_comm *over, int tag,
+		       struct libmsg_comm *made, struct libmsg_comm **out,
+		       struct libmsg_request *req);
+int lm_ctx_agree(struct libmsg_comm *over, int tag, struct libmsg_comm *made,
+		 char *why, size_t len);
 void lm_ctx_take(uint32_t ctx);
 void lm_ctx_release(uint32_t ctx);
 int lm_ctx_in_use(void);

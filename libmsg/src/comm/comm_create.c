@@ -3,12 +3,14 @@
  * Creating intracommunicators: Comm_dup (and idup, dup_with_info),
  * Comm_split (and split_type), Comm_create, Comm_create_group.
  *
- * Each agrees on a context id over a communicator that holds all the
- * new communicator's processes (ctxid.c) and builds the rank map
- * locally: dup and create from what every process already knows,
- * split from an MPI_Allgather of (colour, key).  A new communicator
- * inherits its parent's error handler; dup also copies attributes
- * through their copy callbacks.  Names are not inherited.
+ * Each builds the new communicator locally, from what every process
+ * already knows (dup, create) or from an MPI_Allgather of (colour, key)
+ * (split), then agrees on its context id over a communicator that holds
+ * all its processes (ctxid.c), which makes it valid.  A process the new
+ * communicator leaves out still takes part in the agreement.  A new
+ * communicator inherits its parent's error handler; dup also copies
+ * attributes through their copy callbacks, before the agreement.  Names
+ * are not inherited.
  */
 
 #include <stdlib.h>
@@ -27,45 +29,70 @@ static int check_out(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 	return MPI_SUCCESS;
 }
 
-/* The communicator of world[] on ctx, registered; or an error. */
-static int make(MPI_Comm parent, const char *fn, int size, const int *world,
-		uint32_t ctx, MPI_Comm *newcomm)
+/*
+ * A communicator of world[] (size ranks) under parent, valid once its
+ * context id is agreed; NULL when out of memory (the caller still takes
+ * part in the agreement, then says so).
+ */
+static struct libmsg_comm *pending(MPI_Comm parent, int size,
+				   const int *world)
 {
-	struct libmsg_comm *c = lm_comm_new(parent, size, world, ctx);
+	return lm_comm_new(parent, size, world, LM_CTX_NONE);
+}
 
-	if (!c)
-		return lm_error(parent, fn, MPI_ERR_NO_MEM,
+/*
+ * Agree over `over` (tag: lm_ctx_agree's) on the context id of c, this
+ * process's new communicator of size ranks: member says whether there
+ * is one for it (then c NULL means no memory).  Errors are raised on
+ * comm as fn; *newcomm is c once valid.
+ */
+static int agree(MPI_Comm comm, const char *fn, MPI_Comm over, int tag,
+		 int member, struct libmsg_comm *c, int size, MPI_Comm *newcomm)
+{
+	char why[160];
+	int err = lm_ctx_agree(over, tag, c, why, sizeof(why));
+
+	if (err)
+		return lm_error(comm, fn, err, "%s", why);
+	if (member && !c)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM,
 				"no memory for a communicator of %d", size);
-	lm_comm_register(c);
-	*newcomm = c;
+	if (c)
+		*newcomm = c;
 	return MPI_SUCCESS;
+}
+
+/*
+ * The duplicate of comm with its attributes copied, not yet valid; NULL
+ * when out of memory (*err 0) or a copy callback failed (*err its
+ * class, reported).
+ */
+static struct libmsg_comm *dup_pending(MPI_Comm comm, const char *fn,
+				       int *err)
+{
+	struct libmsg_comm *c = pending(comm, comm->size, comm->world);
+
+	*err = c ? lm_attr_copy(comm, c, fn) : MPI_SUCCESS;
+	if (*err) {
+		lm_attr_drop(c);
+		lm_comm_discard(c);
+		c = NULL;
+	}
+	return c;
 }
 
 static int comm_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 {
 	struct libmsg_comm *c;
-	uint32_t ctx;
-	int err = check_out(comm, fn, newcomm);
+	int err = check_out(comm, fn, newcomm), cerr;
 
 	if (err)
 		return err;
 	*newcomm = MPI_COMM_NULL;
-	err = lm_ctx_agree(comm, fn, &ctx);
-	if (err)
-		return err;
-	c = lm_comm_new(comm, comm->size, comm->world, ctx);
-	if (!c)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM,
-				"no memory for a communicator of %d", comm->size);
-	err = lm_attr_copy(comm, c, fn);
-	if (err) {
-		lm_attr_drop(c);
-		lm_comm_discard(c);
-		return err;
-	}
-	lm_comm_register(c);
-	*newcomm = c;
-	return MPI_SUCCESS;
+	c = dup_pending(comm, fn, &cerr);
+	/* A failed copy makes no communicator; the others still agree. */
+	err = agree(comm, fn, comm, -1, !cerr, c, comm->size, newcomm);
+	return cerr ? cerr : err;
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -123,34 +150,48 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 }
 
 /*
- * The duplicate is made at once (a blocking agreement), so the request
- * is complete when returned.  A truly nonblocking agreement would have
- * to keep this process's free ids out of every other creation until it
- * completes; waiting is simpler and every correct program still runs,
- * since a blocked process keeps progressing its other messages.
+ * The duplicate is built and its attributes copied now; the agreement
+ * on its context id runs as a nonblocking collective (ctxid.c), and the
+ * communicator becomes valid when the request completes, under
+ * MPI_Test or MPI_Wait (MPI_COMM_NULL in *newcomm if it fails).  Until
+ * then the handle is no valid communicator, as MPI says.
  */
 static int comm_idup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm,
 		     MPI_Request *request)
 {
 	struct libmsg_request *r;
-	int err;
+	struct libmsg_comm *c;
+	int err, cerr;
 
 	if (!request) {
 		lm_check_init(fn);
 		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
 	}
 	*request = MPI_REQUEST_NULL;
-	/* Before the (collective) duplication, which must not be undone. */
+	err = check_out(comm, fn, newcomm);
+	if (err)
+		return err;
+	*newcomm = MPI_COMM_NULL;
 	r = lm_req_new(LM_REQ_COLL);	/* a collective: not cancellable */
 	if (!r)
 		return lm_req_nomem(comm, fn);
-	err = comm_dup(comm, fn, newcomm);
-	if (err) {
-		free(r);
-		return err;
+	c = dup_pending(comm, fn, &cerr);
+	if (!c) {
+		/* The others' agreement still needs this process. */
+		r->freed = 1;	/* released when it completes */
+		if (lm_ctx_agree_start(comm, -1, NULL, NULL, r))
+			free(r);
+		return cerr ? cerr : lm_error(comm, fn, MPI_ERR_NO_MEM,
+					      "no memory for a communicator of %d",
+					      comm->size);
 	}
-	r->comm = comm;
-	r->done = 1;
+	*newcomm = c;
+	err = lm_ctx_agree_start(comm, -1, c, newcomm, r);
+	if (err) {
+		*newcomm = MPI_COMM_NULL;
+		free(r);
+		return lm_error(comm, fn, err, "out of memory");
+	}
 	*request = r;
 	return MPI_SUCCESS;
 }
@@ -223,7 +264,7 @@ static int split(MPI_Comm comm, const char *fn, int color, int key,
 		 MPI_Comm *newcomm)
 {
 	int mine[2] = { color, key }, *pairs, *world = NULL, n = 0, err;
-	uint32_t ctx;
+	struct libmsg_comm *c = NULL;
 
 	err = check_out(comm, fn, newcomm);
 	if (err)
@@ -236,13 +277,13 @@ static int split(MPI_Comm comm, const char *fn, int color, int key,
 	if (!pairs)
 		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	err = MPI_Allgather(mine, 2, MPI_INT, pairs, 2, MPI_INT, comm);
-	if (!err)
-		err = lm_ctx_agree(comm, fn, &ctx);
 	if (!err && color != MPI_UNDEFINED) {
 		world = split_members(comm, pairs, color, &n);
-		err = world ? make(comm, fn, n, world, ctx, newcomm) :
-			lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		c = world ? pending(comm, n, world) : NULL;
 	}
+	if (!err)
+		err = agree(comm, fn, comm, -1, color != MPI_UNDEFINED, c, n,
+			    newcomm);
 	free(world);
 	free(pairs);
 	return err;
@@ -310,8 +351,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create";
-	uint32_t ctx;
-	int err = check_out(comm, fn, newcomm);
+	int err = check_out(comm, fn, newcomm), member;
 
 	if (!err)
 		err = check_subgroup(comm, fn, group);
@@ -319,58 +359,30 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 		return err;
 	*newcomm = MPI_COMM_NULL;
 	/* Collective over comm: every process takes part in the agreement. */
-	err = lm_ctx_agree(comm, fn, &ctx);
-	if (err || group->rank == MPI_UNDEFINED)
-		return err;
-	return make(comm, fn, group->size, group->world, ctx, newcomm);
+	member = group->rank != MPI_UNDEFINED;
+	return agree(comm, fn, comm, -1, member,
+		     member ? pending(comm, group->size, group->world) : NULL,
+		     group->size, newcomm);
 }
 
 /*
  * MPI_Comm_create_group is collective over the group alone, so the
  * agreement cannot run over comm.  It runs over a temporary
  * communicator of the group's processes, built locally (every member
- * has the same group), on the reserved context LM_CTX_AGREE, with the
- * user's tag as its collective tag.  The reserved context keeps the
- * agreement apart from all other traffic: user messages on comm (which
- * use the whole tag range) and comm's own collectives (which other
- * processes of comm may run at the same time).  Two agreements of
- * different groups can only meet in a pair of processes in both; those
- * two run their collective calls in the same order (MPI's rule for
- * collectives), each agreement moves a fixed number of messages between
- * them, and one sender's messages arrive in order, so even equal tags
- * keep them apart; the user's tag (MPI's way to tell concurrent calls
- * apart) separates them further.  The alternative, point-to-point on
- * comm's collective context, would share that context's tags with
- * comm's collectives.
+ * has the same group) on comm's context ids, with the user's tag with
+ * bit 30 set as its collective tag (ctxid.c): comm's own collectives
+ * (which other processes of comm may run meanwhile) have tags below
+ * 2^30, and its user messages travel on the other context.  MPI tells
+ * concurrent calls apart by comm and tag, and so do these messages:
+ * two calls on different parents never share a context, whatever
+ * their tags.
  */
-static int agree_in_group(MPI_Comm comm, const char *fn, MPI_Group group,
-			  uint32_t on, int tag, MPI_Errhandler errh,
-			  uint32_t *ctx)
-{
-	struct libmsg_comm *tmp = lm_comm_new(comm, group->size, group->world,
-					      on);
-	int err;
-
-	if (!tmp)
-		return errh ? lm_errh_error(errh, fn, MPI_ERR_NO_MEM,
-					    "out of memory") :
-			lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-	if (errh) {
-		/* What goes wrong in the agreement is raised on errh. */
-		lm_errh_set(&tmp->errh, errh);
-	}
-	tmp->coll_seq = (uint32_t)tag;	/* its collective's tag */
-	err = lm_ctx_agree(tmp, fn, ctx);
-	lm_comm_discard(tmp);
-	return err;
-}
-
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 			  MPI_Comm *newcomm)
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create_group";
-	uint32_t ctx;
+	struct libmsg_comm *tmp;
 	int err = check_out(comm, fn, newcomm);
 
 	if (!err)
@@ -382,10 +394,14 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 	*newcomm = MPI_COMM_NULL;
 	if (group->rank == MPI_UNDEFINED)
 		return MPI_SUCCESS;	/* not a member: nothing to join */
-	err = agree_in_group(comm, fn, group, LM_CTX_AGREE, tag, NULL, &ctx);
-	if (err)
-		return err;
-	return make(comm, fn, group->size, group->world, ctx, newcomm);
+	tmp = lm_comm_new(comm, group->size, group->world, comm->ctx);
+	if (!tmp)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	err = agree(comm, fn, tmp, tag, 1,
+		    pending(comm, group->size, group->world), group->size,
+		    newcomm);
+	lm_comm_discard(tmp);
+	return err;
 }
 
 /* A tag for stringtag (FNV-1a): equal strings, equal tags. */
@@ -428,9 +444,9 @@ static int from_group_args(const char *fn, MPI_Group group,
  * which exists whether the job was joined by MPI_Init or by a session,
  * so the agreement runs as MPI_Comm_create_group's does, over the
  * group's processes, on a reserved context of its own (LM_CTX_SESSION:
- * never confused with MPI_Comm_create_group's), with a tag hashed from
- * stringtag, which MPI makes the way to tell concurrent calls apart.
- * Errors are raised on errhandler, which the new communicator gets.
+ * no parent's), with a tag hashed from stringtag, which MPI makes the
+ * way to tell concurrent calls apart.  Errors are raised on
+ * errhandler, which the new communicator gets.
  */
 int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 			       MPI_Info info, MPI_Errhandler errhandler,
@@ -438,29 +454,34 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 {
 	LM_GUARD();
 	static const char fn[] = "MPI_Comm_create_from_group";
-	struct libmsg_comm *c;
-	const char *why;
-	uint32_t ctx;
+	struct libmsg_comm *c, *tmp;
+	const char *misfit;
+	char why[160];
 	int err;
 
 	lm_check_init(fn);
-	why = lm_errh_misfit(errhandler, 0);
-	if (why)
-		return lm_error(NULL, fn, MPI_ERR_ARG, "%s", why);
+	misfit = lm_errh_misfit(errhandler, 0);
+	if (misfit)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "%s", misfit);
 	err = from_group_args(fn, group, stringtag, info, errhandler, newcomm);
 	if (err)
 		return err;
-	err = agree_in_group(MPI_COMM_WORLD, fn, group, LM_CTX_SESSION,
-			     string_tag(stringtag), errhandler, &ctx);
+	tmp = lm_comm_new(MPI_COMM_WORLD, group->size, group->world,
+			  LM_CTX_SESSION);
+	if (!tmp)
+		return lm_errh_error(errhandler, fn, MPI_ERR_NO_MEM,
+				     "out of memory");
+	c = pending(MPI_COMM_WORLD, group->size, group->world);
+	if (c)
+		lm_errh_set(&c->errh, errhandler);
+	err = lm_ctx_agree(tmp, string_tag(stringtag), c, why, sizeof(why));
+	lm_comm_discard(tmp);
 	if (err)
-		return err;
-	c = lm_comm_new(MPI_COMM_WORLD, group->size, group->world, ctx);
+		return lm_errh_error(errhandler, fn, err, "%s", why);
 	if (!c)
 		return lm_errh_error(errhandler, fn, MPI_ERR_NO_MEM,
 				     "no memory for a communicator of %d",
 				     group->size);
-	lm_errh_set(&c->errh, errhandler);
-	lm_comm_register(c);
 	*newcomm = c;
 	return MPI_SUCCESS;
 }

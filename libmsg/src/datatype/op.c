@@ -291,6 +291,25 @@ static void *op_alloc(uint64_t bytes)
 }
 
 /*
+ * A predefined op on n padded pairs p packed (their members only): the
+ * loop gets them back as C structs, extent apart.
+ */
+static void packed_pairs(MPI_Op op, const void *in, void *inout, uint64_t n,
+			 MPI_Datatype p)
+{
+	uint64_t bytes = n * (uint64_t)p->size;
+	unsigned char *sa = op_alloc(n * (uint64_t)p->extent);
+	unsigned char *sb = op_alloc(n * (uint64_t)p->extent);
+
+	lm_dt_unpack(in, bytes, sa, (int64_t)n, p);
+	lm_dt_unpack(inout, bytes, sb, (int64_t)n, p);
+	loops[op->id][p->index](sa, sb, (size_t)n);
+	lm_dt_pack(sb, (int64_t)n, p, inout);
+	free(sa);
+	free(sb);
+}
+
+/*
  * A predefined op on a derived type of one basic type (lm_op_check
  * said so): on the basic elements, in place when the data is one run,
  * else packed and unpacked around the loop.  Pairs with padding
@@ -302,7 +321,7 @@ static void apply_derived(MPI_Op op, const void *in, void *inout, int count,
 {
 	MPI_Datatype p = dt->basic;
 	uint64_t n = (uint64_t)count * dt->nbasic, bytes;
-	unsigned char *a, *b, *sa, *sb;
+	unsigned char *a, *b;
 
 	if (op->id == LM_OP_REPLACE) {
 		lm_dt_copy(in, inout, count, dt);
@@ -319,18 +338,10 @@ static void apply_derived(MPI_Op op, const void *in, void *inout, int count,
 	b = op_alloc(bytes);
 	lm_dt_pack(in, count, dt, a);
 	lm_dt_pack(inout, count, dt, b);
-	if (p->dense) {
+	if (p->dense)
 		loops[op->id][p->index](a, b, (size_t)n);
-	} else {
-		sa = op_alloc(n * (uint64_t)p->extent);
-		sb = op_alloc(n * (uint64_t)p->extent);
-		lm_dt_unpack(a, bytes, sa, (int64_t)n, p);
-		lm_dt_unpack(b, bytes, sb, (int64_t)n, p);
-		loops[op->id][p->index](sa, sb, (size_t)n);
-		lm_dt_pack(sb, (int64_t)n, p, b);
-		free(sa);
-		free(sb);
-	}
+	else
+		packed_pairs(op, a, b, n, p);
 	lm_dt_unpack(b, bytes, inout, count, dt);
 	free(a);
 	free(b);
@@ -371,6 +382,23 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	if (!loop)
 		lm_fatal("internal error: %s applied to %s", op->name, dt->name);
 	loop(in, inout, (size_t)count);
+}
+
+void lm_op_apply_packed(MPI_Op op, const void *in, void *inout, int count,
+			MPI_Datatype dt)
+{
+	if (count <= 0)
+		return;
+	if (dt->dense || !op->predefined || op->id == LM_OP_REPLACE ||
+	    op->id == LM_OP_NO_OP) {
+		if (op->id == LM_OP_REPLACE && !dt->dense) {
+			memmove(inout, in, (size_t)count * (size_t)dt->size);
+			return;
+		}
+		lm_op_apply(op, in, inout, count, dt);
+		return;
+	}
+	packed_pairs(op, in, inout, (uint64_t)count, dt);
 }
 
 void lm_op_hold(MPI_Op op)

@@ -47,18 +47,27 @@ static int dead_source(const char *fn, int source, MPI_Comm comm)
 			lm_comm_local(comm, dead));
 }
 
+/* The program's status (MPI_ERROR left alone: lm_status_out). */
 static void probe_status(MPI_Status *st, MPI_Comm comm,
 			 const struct libmsg_message *msg)
 {
-	if (st)
-		lm_status_set(st, comm, msg->wsrc, msg->tag, msg->size,
-			      MPI_SUCCESS);
+	MPI_Status s;
+
+	if (!st)
+		return;
+	lm_status_set(&s, comm, msg->wsrc, msg->tag, msg->size, MPI_SUCCESS);
+	lm_status_out(st, &s);
 }
 
+/* What a probe or receive from MPI_PROC_NULL finds. */
 static void null_status(MPI_Status *st)
 {
-	if (st)
-		lm_status_set(st, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
+	MPI_Status s;
+
+	if (!st)
+		return;
+	lm_status_set(&s, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0, MPI_SUCCESS);
+	lm_status_out(st, &s);
 }
 
 static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
@@ -88,8 +97,10 @@ static int iprobe(const char *fn, int source, int tag, MPI_Comm comm,
 		return dead_source(fn, source, comm);
 	probe_status(status, comm, msg);
 	if (message) {
+		/* Off the queue, the handle is its only way in. */
 		cds_list_del(&msg->link);
 		msg->comm = comm;
+		comm->probed++;	/* a freed comm waits for its Mrecv */
 		*message = msg;
 	}
 	return MPI_SUCCESS;
@@ -168,7 +179,8 @@ static struct libmsg_request *mrecv_start(void *buf, int count,
 	lm_req_set_buffer(r, buf, count, dt);
 	if (msg == MPI_MESSAGE_NO_PROC) {
 		r->peer = MPI_PROC_NULL;
-		null_status(&r->status);
+		lm_status_set(&r->status, NULL, MPI_PROC_NULL, MPI_ANY_TAG, 0,
+			      MPI_SUCCESS);
 		lm_req_complete(r);
 		return r;
 	}
@@ -178,6 +190,7 @@ static struct libmsg_request *mrecv_start(void *buf, int count,
 	r->tag = msg->tag;
 	r->ctx = msg->ctx;
 	lm_match_deliver_msg(r, msg);
+	r->comm->probed--;
 	return r;
 }
 
@@ -195,7 +208,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
 		return lm_req_nomem(NULL, "MPI_Mrecv");
 	err = lm_wait_one(r);
 	if (status)
-		*status = r->status;
+		lm_status_out(status, &r->status);
 	lm_req_release(r);
 	if (err)
 		return lm_error(NULL, "MPI_Mrecv", err, "receive failed");

@@ -202,22 +202,19 @@ static int req_live(MPI_Request r)
 }
 
 /*
- * Report a done request: copy its status, release or deactivate it.
- * Returns the operation's error class.  one: the call returns a single
- * status (Wait, Test, Waitany, Testany), whose MPI_ERROR MPI leaves
- * alone; the array calls set it (MPI-3.1 section 3.2.5).
+ * Report a done request: copy its status (not MPI_ERROR, which only an
+ * array call sets, see in_status()), release or deactivate it.  Returns
+ * the operation's error class.
  */
-static int req_finish(MPI_Request *rp, MPI_Status *st, int one)
+static int req_finish(MPI_Request *rp, MPI_Status *st)
 {
 	struct libmsg_request *r = *rp;
 	int err = r->status.MPI_ERROR;
 
 	if (r->kind == LM_REQ_GREQ)
-		return lm_greq_finish(rp, st, one);
-	if (st && one)
+		return lm_greq_finish(rp, st);
+	if (st)
 		lm_status_out(st, &r->status);
-	else if (st)
-		*st = r->status;
 	if (r->persistent) {
 		r->active = 0;
 	} else {
@@ -279,7 +276,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 		return err;
 	lm_wait_one(r);
 	comm = r->comm;
-	return op_error("MPI_Wait", comm, req_finish(request, status, 1));
+	return op_error("MPI_Wait", comm, req_finish(request, status));
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -307,7 +304,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!r->done)
 		return MPI_SUCCESS;
 	comm = r->comm;
-	return op_error("MPI_Test", comm, req_finish(request, status, 1));
+	return op_error("MPI_Test", comm, req_finish(request, status));
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -360,6 +357,22 @@ static void errs_add(struct errs *e, int err)
 		e->mixed = 1;
 }
 
+/*
+ * An array call's statuses get MPI_ERROR only when it returns
+ * MPI_ERR_IN_STATUS, then every one (MPI-3.1 section 3.2.5): from the
+ * first failure on as each is reported, before it MPI_SUCCESS at the end.
+ */
+static void in_status(struct errs *e, MPI_Status *sts, int i, int err)
+{
+	errs_add(e, err);
+	if (!sts || !e->n)
+		return;
+	sts[i].MPI_ERROR = err;
+	if (err && e->n == 1)
+		while (i-- > 0)
+			sts[i].MPI_ERROR = MPI_SUCCESS;
+}
+
 /* Finish every done request of the array, counting the errors. */
 static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 {
@@ -369,10 +382,12 @@ static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 	for (i = 0; i < count; i++) {
 		if (!req_live(reqs[i])) {
 			if (sts)
-				status_empty(&sts[i]);
+				status_empty_out(&sts[i]);
+			in_status(&e, sts, i, MPI_SUCCESS);
 			continue;
 		}
-		errs_add(&e, req_finish(&reqs[i], sts ? &sts[i] : NULL, 0));
+		in_status(&e, sts, i,
+			  req_finish(&reqs[i], sts ? &sts[i] : NULL));
 	}
 	return e;
 }
@@ -467,7 +482,7 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 		return MPI_SUCCESS;
 	}
 	comm = reqs[i]->comm;
-	return op_error(fn, comm, req_finish(&reqs[i], st, 1));
+	return op_error(fn, comm, req_finish(&reqs[i], st));
 }
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
@@ -520,7 +535,8 @@ static int some_finish(const char *fn, int count, MPI_Request *reqs,
 		if (!reqs[i]->done)
 			continue;
 		indices[n] = i;
-		errs_add(&errs, req_finish(&reqs[i], sts ? &sts[n] : NULL, 0));
+		in_status(&errs, sts, n,
+			  req_finish(&reqs[i], sts ? &sts[n] : NULL));
 		n++;
 	}
 	*outcount = live ? n : MPI_UNDEFINED;

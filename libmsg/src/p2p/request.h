@@ -123,11 +123,8 @@ void lm_status_out(MPI_Status *st, const MPI_Status *src);
 
 /* query_fn into req->status; returns its error. */
 int lm_greq_query(struct libmsg_request *req);
-/*
- * Report a complete one: status, free_fn, release; *rp = NULL.  one:
- * a single status (MPI_ERROR left alone), not one of an array.
- */
-int lm_greq_finish(MPI_Request *rp, MPI_Status *st, int one);
+/* Report a complete one: status (not MPI_ERROR), free_fn, release; *rp = NULL. */
+int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
 /* MPI_Request_free of one. */
 int lm_greq_release(struct libmsg_request *req);
 /* MPI_Cancel of one: cancel_fn's error. */

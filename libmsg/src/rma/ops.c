@@ -481,7 +481,7 @@ static int acc_locked(struct libmsg_win *win, const char *fn,
 	if (a->op->id == LM_OP_REPLACE) {
 		err = target_io(g, fn, a, (void *)(uintptr_t)in, 1);
 	} else {
-		lm_op_apply(a->op, in, cur, n, a->basic);
+		lm_op_apply_packed(a->op, in, cur, n, a->basic);
 		err = target_io(g, fn, a, cur, 1);
 	}
 out:
@@ -509,7 +509,8 @@ static int do_acc(struct libmsg_win *win, const char *fn, struct rma_args *a,
 			return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
 		}
 	}
-	if (win->mapped && !g->remote &&
+	/* Padded pairs: packed here, C structs in the window. */
+	if (win->mapped && !g->remote && a->basic->dense &&
 	    a->bytes <= LM_ACC_ATOMICS * (uint64_t)a->basic->size &&
 	    lm_rma_atomic_ok(a->basic, NULL))
 		err = acc_atomics(win, fn, a, g, in, old);

@@ -143,20 +143,23 @@ static void win_release(struct libmsg_win *w)
 static int own_comm(MPI_Comm comm, const char *fn, MPI_Comm *out)
 {
 	struct libmsg_comm *c;
-	uint32_t ctx;
-	int err = lm_ctx_agree(comm, fn, &ctx);
+	char why[160];
+	int err;
 
+	/* Without memory this process still takes part in the agreement. */
+	c = lm_comm_new(comm, comm->size, comm->world, LM_CTX_NONE);
+	if (c) {
+		/* Its errors come back here, to be raised on the window. */
+		lm_errh_set(&c->errh, MPI_ERRORS_RETURN);
+		snprintf(c->name, sizeof(c->name), "window of %.100s",
+			 *comm->name ? comm->name : "a communicator");
+	}
+	err = lm_ctx_agree(comm, -1, c, why, sizeof(why));
 	if (err)
-		return err;
-	c = lm_comm_new(comm, comm->size, comm->world, ctx);
+		return lm_error(comm, fn, err, "%s", why);
 	if (!c)
 		return lm_error(comm, fn, MPI_ERR_NO_MEM,
 				"no memory for the window's communicator");
-	/* Its errors come back here, to be raised on the window. */
-	lm_errh_set(&c->errh, MPI_ERRORS_RETURN);
-	snprintf(c->name, sizeof(c->name), "window of %.100s",
-		 *comm->name ? comm->name : "a communicator");
-	lm_comm_register(c);
 	*out = c;
 	return MPI_SUCCESS;
 }
