@@ -293,7 +293,7 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
 #define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
-#define MPI_ERR_LASTCODE	76
+#define MPI_ERR_LASTCODE	94
 
 /* ---- Environment ---------------------------------------------------- */
 
@@ -1306,6 +1306,265 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 			int target_rank, MPI_Aint target_disp,
 			int target_count, MPI_Datatype target_datatype,
 			MPI_Op op, MPI_Win win, MPI_Request *request);
+
+/* ---- The tool information interface (MPI_T) ------------------------------ */
+/*
+ * MPI-3.1 chapter 14.3 and MPI-4.0's calls of chapter 15 (src/tool/):
+ * control variables for libmsg's settings (MPICHAN_*), performance
+ * variables for what it counts, categories, enumerations, one source
+ * of timestamps; no events (MPI_T_event_get_num gives 0).  The calls
+ * return MPI_T_ERR_* and call no error handler.
+ */
+struct libmsg_t_enum;
+struct libmsg_t_cvar_handle;
+struct libmsg_t_pvar_session;
+struct libmsg_t_pvar_handle;
+struct libmsg_t_event_registration;
+struct libmsg_t_event_instance;
+typedef struct libmsg_t_enum *MPI_T_enum;
+typedef struct libmsg_t_cvar_handle *MPI_T_cvar_handle;
+typedef struct libmsg_t_pvar_session *MPI_T_pvar_session;
+typedef struct libmsg_t_pvar_handle *MPI_T_pvar_handle;
+typedef struct libmsg_t_event_registration *MPI_T_event_registration;
+typedef struct libmsg_t_event_instance *MPI_T_event_instance;
+
+#define MPI_T_ENUM_NULL			((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL		((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL		((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL		((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES		((MPI_T_pvar_handle)-1)
+#define MPI_T_EVENT_REGISTRATION_NULL	((MPI_T_event_registration)0)
+
+#define MPI_T_VERBOSITY_USER_BASIC	1
+#define MPI_T_VERBOSITY_USER_DETAIL	2
+#define MPI_T_VERBOSITY_USER_ALL	3
+#define MPI_T_VERBOSITY_TUNER_BASIC	4
+#define MPI_T_VERBOSITY_TUNER_DETAIL	5
+#define MPI_T_VERBOSITY_TUNER_ALL	6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC	7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL	8
+#define MPI_T_VERBOSITY_MPIDEV_ALL	9
+
+#define MPI_T_BIND_NO_OBJECT		0
+#define MPI_T_BIND_MPI_COMM		1
+#define MPI_T_BIND_MPI_DATATYPE		2
+#define MPI_T_BIND_MPI_ERRHANDLER	3
+#define MPI_T_BIND_MPI_FILE		4
+#define MPI_T_BIND_MPI_GROUP		5
+#define MPI_T_BIND_MPI_OP		6
+#define MPI_T_BIND_MPI_REQUEST		7
+#define MPI_T_BIND_MPI_WIN		8
+#define MPI_T_BIND_MPI_MESSAGE		9
+#define MPI_T_BIND_MPI_INFO		10
+#define MPI_T_BIND_MPI_SESSION		11
+
+#define MPI_T_SCOPE_CONSTANT		0
+#define MPI_T_SCOPE_READONLY		1
+#define MPI_T_SCOPE_LOCAL		2
+#define MPI_T_SCOPE_GROUP		3
+#define MPI_T_SCOPE_GROUP_EQ		4
+#define MPI_T_SCOPE_ALL			5
+#define MPI_T_SCOPE_ALL_EQ		6
+
+#define MPI_T_PVAR_CLASS_STATE		0
+#define MPI_T_PVAR_CLASS_LEVEL		1
+#define MPI_T_PVAR_CLASS_SIZE		2
+#define MPI_T_PVAR_CLASS_PERCENTAGE	3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK	4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK	5
+#define MPI_T_PVAR_CLASS_COUNTER	6
+#define MPI_T_PVAR_CLASS_AGGREGATE	7
+#define MPI_T_PVAR_CLASS_TIMER		8
+#define MPI_T_PVAR_CLASS_GENERIC	9
+
+/* Error classes of the MPI_T calls (below MPI_ERR_LASTCODE). */
+#define MPI_T_ERR_MEMORY		76
+#define MPI_T_ERR_NOT_INITIALIZED	77
+#define MPI_T_ERR_CANNOT_INIT		78
+#define MPI_T_ERR_INVALID_INDEX		79
+#define MPI_T_ERR_INVALID_ITEM		80
+#define MPI_T_ERR_INVALID_HANDLE	81
+#define MPI_T_ERR_OUT_OF_HANDLES	82
+#define MPI_T_ERR_OUT_OF_SESSIONS	83
+#define MPI_T_ERR_INVALID_SESSION	84
+#define MPI_T_ERR_CVAR_SET_NOT_NOW	85
+#define MPI_T_ERR_CVAR_SET_NEVER	86
+#define MPI_T_ERR_PVAR_NO_STARTSTOP	87
+#define MPI_T_ERR_PVAR_NO_WRITE		88
+#define MPI_T_ERR_PVAR_NO_ATOMIC	89
+#define MPI_T_ERR_INVALID_NAME		90
+#define MPI_T_ERR_INVALID		91
+#define MPI_T_ERR_NOT_SUPPORTED		92
+#define MPI_T_ERR_NOT_ACCESSIBLE	93
+
+typedef enum MPI_T_cb_safety {
+	MPI_T_CB_REQUIRE_NONE,
+	MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+	MPI_T_CB_REQUIRE_THREAD_SAFE,
+	MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+
+typedef enum MPI_T_source_order {
+	MPI_T_SOURCE_ORDERED,
+	MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
+
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance,
+				       MPI_T_event_registration event_registration,
+				       MPI_T_cb_safety cb_safety,
+				       void *user_data);
+typedef void (MPI_T_event_free_cb_function)(
+	MPI_T_event_registration event_registration,
+	MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count,
+	MPI_T_event_registration event_registration, int source_index,
+	MPI_T_cb_safety cb_safety, void *user_data);
+
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
+			int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value,
+			char *name, int *name_len);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len,
+			int *verbosity, MPI_Datatype *datatype,
+			MPI_T_enum *enumtype, char *desc, int *desc_len,
+			int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+			    MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
+			int *verbosity, int *var_class, MPI_Datatype *datatype,
+			MPI_T_enum *enumtype, char *desc, int *desc_len,
+			int *bind, int *readonly, int *continuous,
+			int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+			    void *obj_handle, MPI_T_pvar_handle *handle,
+			    int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session,
+			   MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+		    void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+		     const void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+			 void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len,
+			    char *desc, int *desc_len, int *num_cvars,
+			    int *num_pvars, int *num_categories);
+int MPI_T_category_get_num_events(int cat_index, int *num_events);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_events(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *update_number);
+int MPI_T_source_get_num(int *num_sources);
+int MPI_T_source_get_info(int source_index, char *name, int *name_len,
+			  char *desc, int *desc_len,
+			  MPI_T_source_order *ordering,
+			  MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+			  MPI_Info *info);
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
+int MPI_T_event_get_num(int *num_events);
+int MPI_T_event_get_info(int event_index, char *name, int *name_len,
+			 int *verbosity, MPI_Datatype array_of_datatypes[],
+			 MPI_Aint array_of_displacements[], int *num_elements,
+			 MPI_T_enum *enumtype, MPI_Info *info, char *desc,
+			 int *desc_len, int *bind);
+int MPI_T_event_get_index(const char *name, int *event_index);
+int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+			     MPI_T_event_registration *event_registration);
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration,
+				MPI_Info info);
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
+				MPI_Info *info_used);
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
+				  MPI_T_cb_safety cb_safety, MPI_Info info,
+				  void *user_data,
+				  MPI_T_event_cb_function *event_cb_function);
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+				  MPI_T_cb_safety cb_safety, MPI_Info info);
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+				  MPI_T_cb_safety cb_safety,
+				  MPI_Info *info_used);
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration,
+			    void *user_data,
+			    MPI_T_event_free_cb_function *free_cb_function);
+int MPI_T_event_set_dropped_handler(
+	MPI_T_event_registration event_registration,
+	MPI_T_event_dropped_cb_function *dropped_cb_function);
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index,
+		     void *buffer);
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance,
+			      MPI_Count *event_timestamp);
+int MPI_T_event_get_source(MPI_T_event_instance event_instance,
+			   int *source_index);
+
+/* ---- Fortran ------------------------------------------------------------ */
+/*
+ * Handles and statuses of the Fortran bindings (mpif.h, the mpi and
+ * mpi_f08 modules: src/fortran/, libmsg/gen/fortran).  A Fortran handle
+ * is an index into a table of the C handles: 0 is the null handle of
+ * every kind, the predefined handles have fixed indices.  A Fortran
+ * status is MPI_Status's six ints; an mpi_f08 TYPE(MPI_Status) the
+ * same.
+ */
+typedef int MPI_Fint;
+
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint libmsg_internal[3];
+} MPI_F08_status;
+
+/* Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE (common blocks). */
+extern MPI_Fint libmsg_status_ignore_[6], libmsg_statuses_ignore_[6];
+#define MPI_F_STATUS_IGNORE	((MPI_Fint *)libmsg_status_ignore_)
+#define MPI_F_STATUSES_IGNORE	((MPI_Fint *)libmsg_statuses_ignore_)
+#define MPI_F08_STATUS_IGNORE	((MPI_F08_status *)libmsg_status_ignore_)
+#define MPI_F08_STATUSES_IGNORE	((MPI_F08_status *)libmsg_statuses_ignore_)
+
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 
 /*
  * The profiling interface: every MPI_ function above is also PMPI_,

@@ -62,6 +62,12 @@ struct libmsg_errhandler {
 	MPI_Session_errhandler_function *session_fn;
 	MPI_Win_errhandler_function *win_fn;
 	int refs;		/* the user's handle, objects it is on, gets */
+	/*
+	 * A language binding's handler (Fortran: src/fortran/): called
+	 * instead of fn, session_fn or win_fn, which it knows how to call.
+	 */
+	void (*call)(struct libmsg_errhandler *h, MPI_Comm *comm,
+		     MPI_Session *session, MPI_Win *win, int *code);
 };
 
 enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };
@@ -107,6 +113,33 @@ struct libmsg_session {
 
 /* ---- Global state ------------------------------------------------------ */
 
+/*
+ * What the library counts for the tool interface (MPI_T, src/tool/):
+ * plain per-process counters, bumped where the work is done, under the
+ * library lock at MPI_THREAD_MULTIPLE; sleeps and wakes may run outside
+ * it and are counted atomically (a system call follows anyway).
+ */
+struct lm_stats {
+	uint64_t eager_sent, eager_sent_bytes;	/* data put in a ring */
+	uint64_t rndv_sent, rndv_sent_bytes;	/* rendezvous offers made */
+	uint64_t offer_module;		/* ... a send queued in the module */
+	uint64_t offer_vm;		/* ... an address (process_vm_readv) */
+	uint64_t eager_recv, eager_recv_bytes;	/* data from a ring */
+	uint64_t rndv_recv, rndv_recv_bytes;	/* rendezvous offers received */
+	uint64_t take_module, take_module_bytes;	/* copied by the module */
+	uint64_t take_mapped, take_mapped_bytes;	/* through the window */
+	uint64_t take_vm, take_vm_bytes;	/* process_vm_readv */
+	uint64_t pulled, pulled_bytes;	/* taken before their receive */
+	uint64_t unexpected;		/* messages before their receive */
+	uint64_t unexpected_now, unexpected_max;	/* held now, at most */
+	uint64_t sleeps;		/* waits that slept in the transport */
+	uint64_t wakes;			/* wake-ups sent to sleeping ranks */
+};
+
+#define LM_COUNT(field, n)	(lm.stats.field += (n))
+#define LM_COUNT_ATOMIC(field)	\
+	__atomic_fetch_add(&lm.stats.field, 1, __ATOMIC_RELAXED)
+
 enum { LM_WAIT_HYBRID, LM_WAIT_SPIN, LM_WAIT_SLEEP };
 enum { LM_SPAN_OFF, LM_SPAN_ON, LM_SPAN_AUTO };
 
@@ -136,6 +169,7 @@ struct lm_state {
 	uint32_t cq_wait;		/* sends whose completion is a CQE */
 	uint8_t *dead;			/* per world rank: known dead */
 	pid_t pid;
+	struct lm_stats stats;		/* for MPI_T */
 };
 
 extern struct lm_state lm;

@@ -87,6 +87,33 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
 	[MPI_ERR_RMA_FLAVOR] =
 		"MPI_ERR_RMA_FLAVOR: the window's flavor does not allow this",
+	/* The tool information interface's (src/tool/). */
+	[MPI_T_ERR_MEMORY] = "MPI_T_ERR_MEMORY: out of memory",
+	[MPI_T_ERR_NOT_INITIALIZED] =
+		"MPI_T_ERR_NOT_INITIALIZED: MPI_T_init_thread was not called",
+	[MPI_T_ERR_CANNOT_INIT] = "MPI_T_ERR_CANNOT_INIT: cannot initialize",
+	[MPI_T_ERR_INVALID_INDEX] = "MPI_T_ERR_INVALID_INDEX: invalid index",
+	[MPI_T_ERR_INVALID_ITEM] = "MPI_T_ERR_INVALID_ITEM: invalid item index",
+	[MPI_T_ERR_INVALID_HANDLE] = "MPI_T_ERR_INVALID_HANDLE: invalid handle",
+	[MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T_ERR_OUT_OF_HANDLES: no more handles",
+	[MPI_T_ERR_OUT_OF_SESSIONS] =
+		"MPI_T_ERR_OUT_OF_SESSIONS: no more sessions",
+	[MPI_T_ERR_INVALID_SESSION] = "MPI_T_ERR_INVALID_SESSION: invalid session",
+	[MPI_T_ERR_CVAR_SET_NOT_NOW] =
+		"MPI_T_ERR_CVAR_SET_NOT_NOW: the variable cannot be set now",
+	[MPI_T_ERR_CVAR_SET_NEVER] =
+		"MPI_T_ERR_CVAR_SET_NEVER: the variable cannot be set",
+	[MPI_T_ERR_PVAR_NO_STARTSTOP] =
+		"MPI_T_ERR_PVAR_NO_STARTSTOP: the variable cannot be started or stopped",
+	[MPI_T_ERR_PVAR_NO_WRITE] =
+		"MPI_T_ERR_PVAR_NO_WRITE: the variable cannot be written or reset",
+	[MPI_T_ERR_PVAR_NO_ATOMIC] =
+		"MPI_T_ERR_PVAR_NO_ATOMIC: the variable cannot be read and reset at once",
+	[MPI_T_ERR_INVALID_NAME] = "MPI_T_ERR_INVALID_NAME: no variable of that name",
+	[MPI_T_ERR_INVALID] = "MPI_T_ERR_INVALID: invalid use of the interface",
+	[MPI_T_ERR_NOT_SUPPORTED] = "MPI_T_ERR_NOT_SUPPORTED: not supported",
+	[MPI_T_ERR_NOT_ACCESSIBLE] =
+		"MPI_T_ERR_NOT_ACCESSIBLE: not accessible here",
 };
 
 static int predefined(int code)
@@ -167,7 +194,9 @@ static int errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
 	if (h->kind == LM_ERRH_USER) {
 		int e = code;
 
-		if (h->session == LM_ERRH_FOR_SESSION)
+		if (h->call)
+			h->call(h, &comm, &session, &win, &e);
+		else if (h->session == LM_ERRH_FOR_SESSION)
 			h->session_fn(&session, &e);
 		else if (h->session == LM_ERRH_FOR_WIN)
 			h->win_fn(&win, &e);

@@ -173,6 +173,18 @@ int lm_coll_init(void);
 /* The algorithm for this call (never NULL). */
 lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
 			  const struct lm_coll_args *a);
+/*
+ * For MPI_T (src/tool/): each collective's name and algorithms, the one
+ * forced (MPICHAN_COLL_<NAME>; -1: none, the rules decide), which a
+ * tool may change on every rank at the same point between collectives,
+ * and how many calls each algorithm was picked for.
+ */
+const char *lm_coll_name(int c);
+int lm_coll_nalgos(int c);
+const char *lm_coll_algo_name(int c, int a);
+int lm_coll_forced(int c);
+void lm_coll_force(int c, int a);
+uint64_t lm_coll_calls(int c, int a);
 
 /* ---- coll_api.c: what the collective calls share ----------------------- */
 

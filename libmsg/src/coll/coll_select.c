@@ -336,20 +336,58 @@ int lm_coll_init(void)
 	return 0;
 }
 
+/* Calls each algorithm was picked for (MPI_T), by collective. */
+#define LM_MAX_ALGOS	8
+static uint64_t picked[LM_NCOLL][LM_MAX_ALGOS];
+
 lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
 			  const struct lm_coll_args *a)
 {
 	const struct lm_coll_desc *d = &colls[c];
 	const struct lm_algo *al = NULL;
 
-	if (d->forced && usable(d->forced, comm, a))
-		return d->forced->fn;
-	if (lm.oversubscribed)
-		al = pick(oversub_rules, oversub_algo, NOVERSUB, c, comm, a);
-	if (!al)
-		al = pick(rules, rule_algo, NRULES, c, comm, a);
-	if (al)
-		return al->fn;
-	/* The rules end with an algorithm that runs anything; be safe. */
-	return d->algos[d->nalgos - 1].fn;
+	if (d->forced && usable(d->forced, comm, a)) {
+		al = d->forced;
+	} else {
+		if (lm.oversubscribed)
+			al = pick(oversub_rules, oversub_algo, NOVERSUB, c,
+				  comm, a);
+		if (!al)
+			al = pick(rules, rule_algo, NRULES, c, comm, a);
+		/* The rules end with an algorithm that runs anything. */
+		if (!al)
+			al = &d->algos[d->nalgos - 1];
+	}
+	picked[c][al - d->algos]++;
+	return al->fn;
+}
+
+const char *lm_coll_name(int c)
+{
+	return colls[c].name;
+}
+
+int lm_coll_nalgos(int c)
+{
+	return colls[c].nalgos < LM_MAX_ALGOS ? colls[c].nalgos : LM_MAX_ALGOS;
+}
+
+const char *lm_coll_algo_name(int c, int a)
+{
+	return colls[c].algos[a].name;
+}
+
+int lm_coll_forced(int c)
+{
+	return colls[c].forced ? (int)(colls[c].forced - colls[c].algos) : -1;
+}
+
+void lm_coll_force(int c, int a)
+{
+	colls[c].forced = a < 0 ? NULL : &colls[c].algos[a];
+}
+
+uint64_t lm_coll_calls(int c, int a)
+{
+	return picked[c][a];
 }

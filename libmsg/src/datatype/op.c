@@ -21,7 +21,7 @@
 
 #define PREDEFINED(lname, ID)						\
 	struct libmsg_op libmsg_op_##lname = {				\
-		LM_MAGIC_OP, 1, 1, LM_OP_##ID, NULL, "MPI_" #ID, 0	\
+		LM_MAGIC_OP, 1, 1, LM_OP_##ID, NULL, "MPI_" #ID, 0, NULL	\
 	}
 
 PREDEFINED(max, MAX);
@@ -357,7 +357,10 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	if (!op->predefined) {
 		MPI_Datatype t = dt;	/* the user function may write both */
 
-		op->fn((void *)in, inout, &count, &t);
+		if (op->call)
+			op->call(op, (void *)in, inout, &count, &t);
+		else
+			op->fn((void *)in, inout, &count, &t);
 		return;
 	}
 	if (op->id == LM_OP_NO_OP)

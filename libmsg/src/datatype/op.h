@@ -17,6 +17,12 @@ struct libmsg_op {
 	MPI_User_function *fn;
 	const char *name;
 	uint32_t refs;		/* user ops: the handle + lm_op_hold()s */
+	/*
+	 * A language binding's caller (Fortran: src/fortran/): called
+	 * instead of fn, which it knows how to call.
+	 */
+	void (*call)(struct libmsg_op *op, void *in, void *inout, int *len,
+		     MPI_Datatype *dt);
 };
 
 enum {

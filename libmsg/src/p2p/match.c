@@ -155,6 +155,7 @@ void lm_message_free(struct libmsg_message *msg)
 {
 	if (msg->pulled)
 		lm.pulled -= msg->size;
+	lm.stats.unexpected_now--;
 	free(msg->data);
 	free(msg->seg);
 	msg->magic = 0;
@@ -236,6 +237,18 @@ static int no_room(int src)
 	return -ENOMEM;
 }
 
+/* A message taken from a ring, for MPI_T. */
+static void count_in(uint32_t kind, uint64_t size)
+{
+	if (kind == LM_MSG_RTS) {
+		LM_COUNT(rndv_recv, 1);
+		LM_COUNT(rndv_recv_bytes, size);
+	} else {
+		LM_COUNT(eager_recv, 1);
+		LM_COUNT(eager_recv_bytes, size);
+	}
+}
+
 /*
  * A message from rank src's ring: to the receive it matches, or queued
  * as unexpected.  0 when it is taken, -ENOMEM when it must stay in the
@@ -286,6 +299,7 @@ int lm_match_incoming(int src, const struct mpichan_msg *m)
 				lm_send_ctl(src, LM_MSG_ACK, rts.sreq, 0);
 			deliver_data(req, src, m->tag, p, size, 0);
 		}
+		count_in(m->kind, size);
 		return 0;
 	}
 
@@ -307,6 +321,10 @@ int lm_match_incoming(int src, const struct mpichan_msg *m)
 	if (m->kind != LM_MSG_RTS && size)
 		mcr_copy(msg->data, p, size);
 	cds_list_add_tail(&msg->link, &q->unexpected);
+	count_in(m->kind, size);
+	LM_COUNT(unexpected, 1);
+	if (++lm.stats.unexpected_now > lm.stats.unexpected_max)
+		lm.stats.unexpected_max = lm.stats.unexpected_now;
 	return 0;
 }
 
@@ -446,6 +464,8 @@ static void pull_in(struct lm_match *q, void *arg)
 		}
 		msg->pulled = 1;
 		lm.pulled += msg->size;
+		LM_COUNT(pulled, 1);
+		LM_COUNT(pulled_bytes, msg->size);
 		(*pulled)++;
 	}
 }

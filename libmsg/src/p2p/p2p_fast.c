@@ -83,6 +83,8 @@ int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
 	if (mcr_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, ctx, buf,
 			      (uint32_t)bytes))
 		return 0;	/* full (or broken: the general path says so) */
+	LM_COUNT(eager_sent, 1);
+	LM_COUNT(eager_sent_bytes, bytes);
 	lm_notify(&lm.job, w);
 	return 1;
 }
@@ -160,6 +162,8 @@ int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
 		return 0;
 	if (m->len)
 		mcr_copy(buf, m + 1, m->len);
+	LM_COUNT(eager_recv, 1);
+	LM_COUNT(eager_recv_bytes, m->len);
 	mcr_consume(&lm.job.ep, w, m);
 	return 1;
 }
@@ -186,6 +190,8 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 		status->libmsg_cancelled = 0;
 		status->libmsg_count = m->len;
 	}
+	LM_COUNT(eager_recv, 1);
+	LM_COUNT(eager_recv_bytes, m->len);
 	mcr_consume(&lm.job.ep, w, m);
 	return 1;
 }

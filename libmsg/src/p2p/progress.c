@@ -182,6 +182,10 @@ static int send_try(struct libmsg_request *req)
 		return err;
 	if (err)
 		ring_broken((int)dst, err);
+	if (next != LM_S_WAIT_FIN) {
+		LM_COUNT(eager_sent, 1);
+		LM_COUNT(eager_sent_bytes, req->bytes);
+	}
 	lm_notify(&lm.job, dst);
 	if (next == LM_S_DONE) {
 		send_done(req, MPI_SUCCESS);

@@ -172,6 +172,7 @@ static void dev_wake(struct lm_job *job, uint32_t dst)
 {
 	struct mpichan_wake w = { .rank = dst, .flags = 0 };
 
+	LM_COUNT_ATOMIC(wakes);
 	ioctl(job->ep.fd, MPICHAN_IOC_WAKE, &w);
 }
 
@@ -180,6 +181,7 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 	int32_t peer = MPICHAN_RANK_ANY;
 	int ret;
 
+	LM_COUNT_ATOMIC(sleeps);
 	/* WAIT on any peer fails at once once anybody died: watch by hand. */
 	if (job->dead_seen) {
 		peer = MPICHAN_RANK_NONE;
@@ -220,6 +222,8 @@ static int send_iov(struct lm_job *job, uint32_t dst, uint32_t context,
 static void rts_handle(struct lm_rts *rts, const struct mpichan_send *s,
 		       uint64_t len, uint64_t sreq)
 {
+	LM_COUNT(offer_module, 1);
+	LM_COUNT(rndv_sent_bytes, len);
 	rts->size = len;
 	rts->sreq = sreq;
 	rts->handle = s->handle;
@@ -331,6 +335,11 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 	if (r.status == MPICHAN_XFER_MAPPED) {
 		struct mpichan_unmap um = { .handle = r.handle };
 
+		/* The partial pages around the range: the module copied them. */
+		LM_COUNT(take_mapped, 1);
+		LM_COUNT(take_mapped_bytes, r.map_len);
+		LM_COUNT(take_module_bytes, len - r.map_len);
+
 		/* A non-contiguous receive unpacks straight from the window. */
 		if (sink) {
 			sink->put(sink, r.map_off, job->window, r.map_len);
@@ -342,6 +351,8 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 		}
 		return ioctl(job->ep.fd, MPICHAN_IOC_UNMAP, &um) < 0 ? -errno : 0;
 	}
+	LM_COUNT(take_module, 1);
+	LM_COUNT(take_module_bytes, len);
 	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
 }
 
@@ -356,6 +367,8 @@ static int dev_rndv_take_iov(struct lm_job *job, uint32_t src,
 
 	if (err)
 		return err;
+	LM_COUNT(take_module, 1);
+	LM_COUNT(take_module_bytes, rts->size);
 	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
 }
 

@@ -95,6 +95,7 @@ static int shm_open_job(struct lm_job *job)
 
 static void shm_wake(struct lm_job *job, uint32_t dst)
 {
+	LM_COUNT_ATOMIC(wakes);
 	lm_shm_wake(job->ep.map, dst);
 }
 
@@ -104,6 +105,7 @@ static int shm_sleep(struct lm_job *job, int64_t timeout_ns)
 	struct timespec ts, *tsp = NULL;
 	uint32_t flags;
 
+	LM_COUNT_ATOMIC(sleeps);
 	flags = __atomic_or_fetch(&me->flags, MPICHAN_RANK_NEED_WAKEUP,
 				  __ATOMIC_SEQ_CST);
 	if (!mcr_any_incoming(&job->ep) && !lm_up.area_ready() &&
@@ -136,6 +138,8 @@ int lm_copy_vm_readv_sink(pid_t pid, uint64_t addr, void *buf, uint64_t len,
 	uint64_t off, n;
 	int err;
 
+	LM_COUNT(take_vm, 1);
+	LM_COUNT(take_vm_bytes, len);
 	if (!sink)
 		return lm_copy_vm_readv(pid, addr, buf, len);
 	for (off = 0; off < len; off += n) {
@@ -187,6 +191,8 @@ int lm_rndv_offer_vm(struct lm_job *job, uint32_t dst, uint32_t context,
 	(void)dst;
 	(void)context;
 	(void)tag;
+	LM_COUNT(offer_vm, 1);
+	LM_COUNT(rndv_sent_bytes, len);
 	rts->size = len;
 	rts->addr = (uintptr_t)buf;
 	rts->sreq = sreq;
