@@ -348,21 +348,49 @@ static const struct mmu_interval_notifier_ops region_notifier_ops = {
 };
 
 /*
+ * Is [start, end) private memory only, where the owner's first write to
+ * a page would copy it?  A hint for region_pin(): the VMAs may change
+ * right after; the notifier sees that.
+ */
+static bool region_range_private(unsigned long start, unsigned long end)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	bool private = true;
+
+	mmap_read_lock(mm);
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end)) {
+		if (vma->vm_flags & VM_SHARED) {
+			private = false;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return private;
+}
+
+/*
  * Pin r's pages with no invalidation of them in between.  A read-only
- * region is pinned for writing where the memory allows it, so that a
- * page the owner has not written yet (the shared zero page, a page
- * shared with a parent) is the owner's own before it is pinned.
+ * region of private memory is pinned for writing where the memory
+ * allows it, so that a page the owner has not written yet (the shared
+ * zero page, a page shared with a parent) is the owner's own before it
+ * is pinned: its first write would otherwise replace the pinned page
+ * and make the region stale.  Shared memory never copies on a write and
+ * is pinned read-only.
  */
 static int region_pin(struct mpichan_region *r)
 {
 	unsigned long first = r->start & PAGE_MASK;
+	bool write = r->writable ||
+		region_range_private(first, first + (r->npages << PAGE_SHIFT));
 	unsigned long seq;
 	int tries, ret;
 
 	for (tries = 0; tries < REGION_PIN_TRIES; tries++) {
 		seq = mmu_interval_read_begin(&r->notifier);
-		ret = mpichan_pin_pages(first, r->npages, true, r->pages);
-		if (ret == -EFAULT && !r->writable)
+		ret = mpichan_pin_pages(first, r->npages, write, r->pages);
+		if (ret == -EFAULT && write && !r->writable)
 			ret = mpichan_pin_pages(first, r->npages, false,
 						r->pages);
 		if (ret)
@@ -810,12 +838,36 @@ err_put:
 
 /* ---- copies ----------------------------------------------------- */
 
-/* The region of a batch's entry: the previous entry's if it names it. */
+/*
+ * The region of a batch's entry: the previous entry's if it names it.
+ * Its counters are added up here and go to the region (and the module's
+ * stats) once it changes or the batch ends, not once per entry.
+ */
 struct rcopy_cursor {
 	struct mpichan_region *r;
 	u64 handle;
 	u64 key;
+	u64 copies;
+	u64 bytes_in;
+	u64 bytes_out;
 };
+
+static void rcopy_flush(struct rcopy_cursor *cur)
+{
+	struct mpichan_region *r = cur->r;
+
+	if (!r)
+		return;
+	atomic64_add(cur->copies, &r->copies);
+	atomic64_add(cur->bytes_in, &r->bytes_in);
+	atomic64_add(cur->bytes_out, &r->bytes_out);
+	atomic_long_add(cur->copies, &mpichan_stats.region_copies);
+	atomic_long_add(cur->bytes_in, &mpichan_stats.region_bytes_in);
+	atomic_long_add(cur->bytes_out, &mpichan_stats.region_bytes_out);
+	cur->copies = cur->bytes_in = cur->bytes_out = 0;
+	region_put(r);
+	cur->r = NULL;
+}
 
 static int rcopy_region(struct rcopy_cursor *cur, u64 handle, u64 key)
 {
@@ -827,8 +879,7 @@ static int rcopy_region(struct rcopy_cursor *cur, u64 handle, u64 key)
 	r = region_open(handle, key, &ret);
 	if (!r)
 		return ret;
-	if (cur->r)
-		region_put(cur->r);
+	rcopy_flush(cur);
 	cur->r = r;
 	cur->handle = handle;
 	cur->key = key;
@@ -916,11 +967,11 @@ static int rcopy_one(struct rcopy_cursor *cur, const struct mpichan_rcopy *e,
 	}
 	ret = region_copy_pages(r, e->offset, e->len, it, put, moved);
 	region_leave(r);
-	atomic64_inc(&r->copies);
-	atomic64_add(*moved, put ? &r->bytes_in : &r->bytes_out);
-	atomic_long_inc(&mpichan_stats.region_copies);
-	atomic_long_add(*moved, put ? &mpichan_stats.region_bytes_in :
-			&mpichan_stats.region_bytes_out);
+	cur->copies++;
+	if (put)
+		cur->bytes_in += *moved;
+	else
+		cur->bytes_out += *moved;
 out_free:
 	if (vec)
 		mpichan_uiov_free(&u);
@@ -953,8 +1004,7 @@ int mpichan_region_copy(struct mpichan_file *mf,
 			break;
 		c->done++;
 	}
-	if (cur.r)
-		region_put(cur.r);
+	rcopy_flush(&cur);
 	return ret;
 }
 
