@@ -1101,6 +1101,63 @@ TEST_F(reg, fork_ends_it_unless_dontfork)
 	xf_free(plain, 4 * RG_PAGE);
 }
 
+/*
+ * A read-only region of memory never written yet: the owner's first
+ * write must not replace the pinned pages (the region lives, and shows
+ * the write).
+ */
+TEST_F(reg, read_only_region_of_untouched_memory)
+{
+	unsigned char *fresh = xf_alloc(4 * RG_PAGE), got = 0;
+	struct mpichan_region_reg a;
+	unsigned char *m;
+
+	XF_BODY();
+	ASSERT_NE(NULL, fresh);
+	ASSERT_EQ(0, rg_reg(self->fd, fresh, 4 * RG_PAGE, 0, &a));
+	m = rg_mmap(self->fd, &a, 0, 4 * RG_PAGE, PROT_READ);
+	ASSERT_NE(MAP_FAILED, m);
+	EXPECT_EQ(0, m[RG_PAGE]);
+	fresh[RG_PAGE] = 0x61;
+	EXPECT_EQ(0, rg_query(self->fd, a.handle, a.key, NULL));
+	EXPECT_EQ(0x61, m[RG_PAGE]);
+	EXPECT_EQ(0, rg_get(self->fd, &a, RG_PAGE, &got, 1));
+	EXPECT_EQ(0x61, got);
+	munmap(m, 4 * RG_PAGE);
+	EXPECT_EQ(0, rg_dereg(self->fd, a.handle));
+	xf_free(fresh, 4 * RG_PAGE);
+}
+
+/* Shared memory is not copied on fork(): its regions live on. */
+TEST_F(reg, shared_memory_survives_fork)
+{
+	unsigned char *shm, *m;
+	struct mpichan_region_reg a, b;
+
+	XF_BODY();
+	shm = mmap(NULL, 4 * RG_PAGE, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, shm);
+	memset(shm, 0x33, 4 * RG_PAGE);
+	ASSERT_EQ(0, rg_reg(self->fd, shm, 4 * RG_PAGE, 0, &a));
+	ASSERT_EQ(0, rg_reg(self->fd, shm, 4 * RG_PAGE, MPICHAN_REGION_WRITE,
+			    &b));
+	m = rg_mmap(self->fd, &b, MPICHAN_REGION_WRITE, 4 * RG_PAGE,
+		    PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, m);
+	EXPECT_EQ(0, run_child(child_nothing, NULL));
+	EXPECT_EQ(0, rg_query(self->fd, a.handle, a.key, NULL));
+	EXPECT_EQ(0, rg_query(self->fd, b.handle, b.key, NULL));
+	shm[5] = 0x44;
+	EXPECT_EQ(0x44, m[5]);
+	m[6] = 0x55;
+	EXPECT_EQ(0x55, shm[6]);
+	munmap(m, 4 * RG_PAGE);
+	EXPECT_EQ(0, rg_dereg(self->fd, a.handle));
+	EXPECT_EQ(0, rg_dereg(self->fd, b.handle));
+	munmap(shm, 4 * RG_PAGE);
+}
+
 /* ---- DEREG and copies under way -------------------------------------------- */
 
 #define BIG_BYTES	(16UL << 20)
