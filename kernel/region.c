@@ -240,6 +240,13 @@ static void region_release_work(struct work_struct *work)
 	region_release(container_of(work, struct mpichan_region, release_work));
 }
 
+/* A region's state changes under its lock; readers use READ_ONCE(). */
+static void region_set_state(struct mpichan_region *r, int state)
+{
+	lockdep_assert_held(&r->lock);
+	WRITE_ONCE(r->state, state);
+}
+
 /*
  * The last copy or fault of a killed region is done: release the pins
  * if the killer left that to it, else wake the killer.  Both look at
@@ -287,7 +294,7 @@ static int region_kill(struct mpichan_region *r)
 	int ret = 0;
 
 	spin_lock(&r->lock);
-	WRITE_ONCE(r->state, REGION_DEAD);
+	region_set_state(r, REGION_DEAD);
 	spin_unlock(&r->lock);
 	/* Pairs with region_fault(): it sees DEAD, or we see its entries. */
 	smp_mb();
@@ -330,7 +337,7 @@ static bool region_invalidate(struct mmu_interval_notifier *mni,
 	spin_lock(&r->lock);
 	mmu_interval_set_seq(mni, cur_seq);
 	if (region_event_ends(range->event) && r->state == REGION_LIVE) {
-		WRITE_ONCE(r->state, REGION_STALE);
+		region_set_state(r, REGION_STALE);
 		stale = true;
 	}
 	spin_unlock(&r->lock);
@@ -398,7 +405,7 @@ static int region_pin(struct mpichan_region *r)
 		spin_lock(&r->lock);
 		if (!mmu_interval_read_retry(&r->notifier, seq)) {
 			/* What an earlier try saw change is behind us. */
-			WRITE_ONCE(r->state, REGION_LIVE);
+			region_set_state(r, REGION_LIVE);
 			spin_unlock(&r->lock);
 			return 0;
 		}
@@ -503,7 +510,9 @@ int mpichan_region_reg(struct mpichan_file *mf, struct mpichan_region_reg *a)
 	ret = region_publish(mf, r);
 	if (ret) {
 		/* Never seen by anyone: release it as a kill would. */
-		WRITE_ONCE(r->state, REGION_DEAD);
+		spin_lock(&r->lock);
+		region_set_state(r, REGION_DEAD);
+		spin_unlock(&r->lock);
 		region_release(r);
 		return ret;
 	}
@@ -526,6 +535,28 @@ err_free_region:
 	return ret;
 }
 
+/*
+ * Out of the table and mf's list: region handle if mf registered it, or
+ * NULL.  Its registration's reference goes to the caller, to kill it.
+ */
+static struct mpichan_region *region_unpublish(struct mpichan_file *mf,
+					       u64 handle)
+{
+	struct mpichan_region *r;
+
+	lockdep_assert_held(&mf->region_lock);
+	xa_lock(&mpichan_regions);
+	r = xa_load(&mpichan_regions, handle);
+	if (r && r->owner == mf)
+		__xa_erase(&mpichan_regions, handle);
+	else
+		r = NULL;
+	xa_unlock(&mpichan_regions);
+	if (r)
+		list_del_init(&r->node);
+	return r;
+}
+
 int mpichan_region_dereg(struct mpichan_file *mf,
 			 struct mpichan_region_dereg *d)
 {
@@ -536,15 +567,7 @@ int mpichan_region_dereg(struct mpichan_file *mf,
 	if (!d->handle || d->handle > REGION_MAX_HANDLE)
 		return -ENOENT;
 	mutex_lock(&mf->region_lock);
-	xa_lock(&mpichan_regions);
-	r = xa_load(&mpichan_regions, d->handle);
-	if (r && r->owner == mf)
-		__xa_erase(&mpichan_regions, d->handle);
-	else
-		r = NULL;
-	xa_unlock(&mpichan_regions);
-	if (r)
-		list_del_init(&r->node);
+	r = region_unpublish(mf, d->handle);
 	mutex_unlock(&mf->region_lock);
 	if (!r)
 		return -ENOENT;
@@ -559,7 +582,8 @@ void mpichan_region_file_release(struct mpichan_file *mf)
 
 	mutex_lock(&mf->region_lock);
 	list_for_each_entry_safe(r, tmp, &mf->regions, node) {
-		xa_erase(&mpichan_regions, r->handle);
+		/* Every region on the list is in the table, and only there. */
+		WARN_ON(region_unpublish(mf, r->handle) != r);
 		list_move_tail(&r->node, &gone);
 	}
 	mutex_unlock(&mf->region_lock);
