@@ -12,7 +12,7 @@
 # make lint       checkpatch and sparse over the module and the uapi, groff over man/
 # make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
 
-KDIR ?= $(shell tools/kdir)
+KDIR ?= $(shell tools/setup/kdir)
 BUILD := $(CURDIR)/build
 KSRC := $(BUILD)/ksrc
 KSFT := $(KSRC)/tools/testing/selftests
@@ -28,7 +28,7 @@ export CC CFLAGS WARNINGS KSFT BUILD
 all: module user
 
 module:
-	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/deps build, or set KDIR=" >&2; exit 1; }
+	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/setup/deps build, or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 user: selftests tools libmsg examples
@@ -41,38 +41,38 @@ examples: libmsg
 	@if [ -f examples/Makefile ]; then $(MAKE) -C examples OUT=$(BUILD)/examples; fi
 
 ksrc: $(KSRC)/.stamp
-$(KSRC)/.stamp: tools/ksrc
-	tools/ksrc $(KSRC)
+$(KSRC)/.stamp: tools/setup/ksrc
+	tools/setup/ksrc $(KSRC)
 
 selftests: ksrc libmsg
 	$(MAKE) -C selftests/mpichan OUT=$(BUILD)/selftests/mpichan
 	@if [ -f selftests/libmsg/Makefile ]; then $(MAKE) -C selftests/libmsg OUT=$(BUILD)/selftests/libmsg; fi
 
 tools: libmsg
-	$(MAKE) -C tools/raw OUT=$(BUILD)/tools
+	$(MAKE) -C tools/mpichan OUT=$(BUILD)/tools
 	$(MAKE) -C tools/fuzz OUT=$(BUILD)/tools
 	$(MAKE) -C tools/bench OUT=$(BUILD)/bench
 
 check:
-	tools/check
+	tools/test/check
 
 check-debug:
-	tools/check-debug
+	tools/test/check-debug
 
 run:
-	tools/run-example
+	tools/test/run-example
 
 soak: all
-	tools/soak $(DURATION)
+	tools/test/soak $(DURATION)
 
 bench-mpi: all
 	tools/bench/run-mpi
 
 lint: ksrc module
-	tools/lint
+	tools/test/lint
 
 deps:
-	tools/deps all
+	tools/setup/deps all
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -110,6 +110,15 @@ LIBMSG_DT(c_float_complex); LIBMSG_DT(c_double_complex);
 LIBMSG_DT(c_long_double_complex); LIBMSG_DT(packed);
 LIBMSG_DT(float_int); LIBMSG_DT(double_int); LIBMSG_DT(long_int);
 LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
+LIBMSG_DT(cxx_bool); LIBMSG_DT(cxx_float_complex);
+LIBMSG_DT(cxx_double_complex); LIBMSG_DT(cxx_long_double_complex);
+LIBMSG_DT(character); LIBMSG_DT(logical); LIBMSG_DT(integer);
+LIBMSG_DT(real); LIBMSG_DT(double_precision); LIBMSG_DT(f_complex);
+LIBMSG_DT(double_complex); LIBMSG_DT(2real); LIBMSG_DT(2double_precision);
+LIBMSG_DT(2integer); LIBMSG_DT(integer1); LIBMSG_DT(integer2);
+LIBMSG_DT(integer4); LIBMSG_DT(integer8); LIBMSG_DT(integer16);
+LIBMSG_DT(real2); LIBMSG_DT(real4); LIBMSG_DT(real8); LIBMSG_DT(real16);
+LIBMSG_DT(complex8); LIBMSG_DT(complex16); LIBMSG_DT(complex32);
 #undef LIBMSG_DT
 
 #define MPI_DATATYPE_NULL	((MPI_Datatype)0)
@@ -153,6 +162,38 @@ LIBMSG_DT(2int); LIBMSG_DT(short_int); LIBMSG_DT(long_double_int);
 #define MPI_2INT		(&libmsg_dt_2int)
 #define MPI_SHORT_INT		(&libmsg_dt_short_int)
 #define MPI_LONG_DOUBLE_INT	(&libmsg_dt_long_double_int)
+/* C++'s bool and std::complex<float>, <double>, <long double>. */
+#define MPI_CXX_BOOL		(&libmsg_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX	(&libmsg_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX	(&libmsg_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&libmsg_dt_cxx_long_double_complex)
+/*
+ * Fortran's, visible to C (MPI-3.1 3.2.2, A.1.1), with gfortran's sizes:
+ * INTEGER, REAL, LOGICAL 4 bytes, DOUBLE PRECISION 8, COMPLEX 8, DOUBLE
+ * COMPLEX 16, CHARACTER 1; the sized ones as named.
+ */
+#define MPI_CHARACTER		(&libmsg_dt_character)
+#define MPI_LOGICAL		(&libmsg_dt_logical)
+#define MPI_INTEGER		(&libmsg_dt_integer)
+#define MPI_REAL		(&libmsg_dt_real)
+#define MPI_DOUBLE_PRECISION	(&libmsg_dt_double_precision)
+#define MPI_COMPLEX		(&libmsg_dt_f_complex)
+#define MPI_DOUBLE_COMPLEX	(&libmsg_dt_double_complex)
+#define MPI_2REAL		(&libmsg_dt_2real)
+#define MPI_2DOUBLE_PRECISION	(&libmsg_dt_2double_precision)
+#define MPI_2INTEGER		(&libmsg_dt_2integer)
+#define MPI_INTEGER1		(&libmsg_dt_integer1)
+#define MPI_INTEGER2		(&libmsg_dt_integer2)
+#define MPI_INTEGER4		(&libmsg_dt_integer4)
+#define MPI_INTEGER8		(&libmsg_dt_integer8)
+#define MPI_INTEGER16		(&libmsg_dt_integer16)
+#define MPI_REAL2		(&libmsg_dt_real2)
+#define MPI_REAL4		(&libmsg_dt_real4)
+#define MPI_REAL8		(&libmsg_dt_real8)
+#define MPI_REAL16		(&libmsg_dt_real16)
+#define MPI_COMPLEX8		(&libmsg_dt_complex8)
+#define MPI_COMPLEX16		(&libmsg_dt_complex16)
+#define MPI_COMPLEX32		(&libmsg_dt_complex32)
 
 /* Reduction operations. */
 #define LIBMSG_OP(name) extern struct libmsg_op libmsg_op_##name
@@ -241,11 +282,13 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_INTERN		17
 #define MPI_ERR_IN_STATUS	18
 #define MPI_ERR_PENDING		19
+#define MPI_ERR_CONVERSION	23	/* a value external32 cannot hold */
 #define MPI_ERR_NAME		33
 #define MPI_ERR_NO_MEM		34
 #define MPI_ERR_PORT		38
 #define MPI_ERR_SERVICE		41
 #define MPI_ERR_SPAWN		42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
 #define MPI_ERR_KEYVAL		48
 #define MPI_ERR_SESSION		74
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
@@ -637,6 +680,15 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 	       int outcount, MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 		  int *size);
+/* The portable form: datarep "external32" only (MPI-3.1 13.5.2). */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+		      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+		      MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+			MPI_Aint insize, MPI_Aint *position, void *outbuf,
+			int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount,
+			   MPI_Datatype datatype, MPI_Aint *size);
 
 /* ---- Point-to-point --------------------------------------------------- */
 
@@ -1106,18 +1158,27 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
 				const MPI_Datatype recvtypes[], MPI_Comm comm,
 				MPI_Info info, MPI_Request *request);
 
-/* ---- One-sided communication: not supported ----------------------------- */
-/*
- * Declared so that programs with one-sided code build; every call fails
- * with MPI_ERR_UNSUPPORTED_OPERATION ("one-sided communication is not
- * supported by libmsg").
- */
+/* ---- One-sided communication (MPI-3.1 chapter 11) ----------------------- */
 
 struct libmsg_win;
 typedef struct libmsg_win *MPI_Win;
 #define MPI_WIN_NULL		((MPI_Win)0)
 
 #define MPI_ERR_UNSUPPORTED_OPERATION 44
+
+/* Error classes of windows and one-sided calls. */
+#define MPI_ERR_WIN		45	/* invalid window */
+#define MPI_ERR_BASE		46	/* invalid base address */
+#define MPI_ERR_LOCKTYPE	47	/* invalid lock type */
+#define MPI_ERR_RMA_CONFLICT	49	/* conflicting accesses to a window */
+#define MPI_ERR_RMA_SYNC	50	/* wrong synchronization of RMA calls */
+#define MPI_ERR_SIZE		51	/* invalid size */
+#define MPI_ERR_DISP		52	/* invalid displacement */
+#define MPI_ERR_ASSERT		53	/* invalid assertion */
+#define MPI_ERR_RMA_RANGE	55	/* target memory outside the window */
+#define MPI_ERR_RMA_ATTACH	56	/* memory cannot be attached */
+#define MPI_ERR_RMA_SHARED	57	/* memory cannot be shared */
+#define MPI_ERR_RMA_FLAVOR	58	/* the window's flavor does not allow it */
 
 #define MPI_LOCK_EXCLUSIVE	234
 #define MPI_LOCK_SHARED		235
@@ -1126,6 +1187,58 @@ typedef struct libmsg_win *MPI_Win;
 #define MPI_MODE_NOPUT		4096
 #define MPI_MODE_NOPRECEDE	8192
 #define MPI_MODE_NOSUCCEED	16384
+
+/* Predefined window attributes (MPI_Win_get_attr). */
+#define MPI_WIN_BASE		0x64400011
+#define MPI_WIN_SIZE		0x64400012
+#define MPI_WIN_DISP_UNIT	0x64400013
+#define MPI_WIN_CREATE_FLAVOR	0x64400014
+#define MPI_WIN_MODEL		0x64400015
+
+/* MPI_WIN_CREATE_FLAVOR's values. */
+#define MPI_WIN_FLAVOR_CREATE	1
+#define MPI_WIN_FLAVOR_ALLOCATE	2
+#define MPI_WIN_FLAVOR_DYNAMIC	3
+#define MPI_WIN_FLAVOR_SHARED	4
+/* MPI_WIN_MODEL's values: libmsg's windows are all unified. */
+#define MPI_WIN_SEPARATE	1
+#define MPI_WIN_UNIFIED		2
+
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;	/* MPI-2 name */
+typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval,
+					 void *extra_state,
+					 void *attribute_val_in,
+					 void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval,
+					   void *attribute_val,
+					   void *extra_state);
+
+int libmsg_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int libmsg_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int libmsg_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN	libmsg_win_null_copy_fn
+#define MPI_WIN_DUP_FN		libmsg_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN	libmsg_win_null_delete_fn
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+			  MPI_Win_delete_attr_function *win_delete_attr_fn,
+			  int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+		     int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+			      MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win);

@@ -8,7 +8,7 @@
  *     MPI_COMM_WORLD each move world's generation (world rank 0,
  *     channel 0) by exactly one, with correct results, and so do a
  *     reduce and bcast with the area forced (MPICHAN_COLL_REDUCE=area,
- *     MPICHAN_COLL_BCAST=area, which the driver sets);
+ *     MPICHAN_COLL_BCAST=area, which area-forced.sh sets);
  *   - nonblocking ones and ones too large for the area do not;
  *   - a duplicate and the halves of a split use a channel of their own.
  * A generation only moves once every member arrived, so between two of

@@ -8,7 +8,9 @@
  * call; the predefined keys on every communicator; MPI_COMM_SELF's
  * attributes are deleted first thing in MPI_Finalize, newest first;
  * bad keyvals give MPI_ERR_KEYVAL; the MPI-1 names (MPI_Keyval_create,
- * MPI_Attr_put/get/delete, MPI_DUP_FN) act on the same attributes.
+ * MPI_Attr_put/get/delete, MPI_DUP_FN) act on the same attributes; a
+ * keyval freed while in use still reads, sets, copies and deletes its
+ * attributes until the last goes.
  */
 #include "test.h"
 
@@ -204,6 +206,96 @@ static void mpi1_names(void)
 				   NULL), MPI_ERR_ARG, "MPI_Keyval_create into NULL");
 }
 
+/* Callbacks that count, for a keyval freed while in use. */
+static int fu_copies, fu_deletes;
+
+static int fu_copy(MPI_Comm old, int key, void *extra, void *in, void *out,
+		   int *flag)
+{
+	(void)old; (void)key; (void)extra;
+	fu_copies++;
+	*(long *)out = (long)in + 100;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+static int fu_delete(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c; (void)key; (void)val; (void)extra;
+	fu_deletes++;
+	return MPI_SUCCESS;
+}
+
+static long fu_get(MPI_Comm c, int key, int *flag)
+{
+	void *v = NULL;
+
+	MPI_OK(MPI_Comm_get_attr(c, key, &v, flag));
+	return (long)v;
+}
+
+/*
+ * A keyval freed while attributes use it is only marked for
+ * deallocation (MPI-3.1 6.7.2): its attributes can still be read, set,
+ * copied by a dup (its copy callback runs) and deleted (its delete
+ * callback runs); it goes when the last of them is deleted.  The
+ * MPI-1 names the same.
+ */
+static void freed_in_use(void)
+{
+	int key, saved, flag;
+	long x;
+	MPI_Comm a, b;
+
+	fu_copies = fu_deletes = 0;
+	MPI_OK(MPI_Comm_create_keyval(fu_copy, fu_delete, &key, NULL));
+	saved = key;
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+	MPI_OK(MPI_Comm_set_attr(a, key, (void *)1L));
+	MPI_OK(MPI_Comm_free_keyval(&key));
+	CHECK(key == MPI_KEYVAL_INVALID, "free_keyval left %d", key);
+	x = fu_get(a, saved, &flag);
+	CHECK(flag && x == 1, "get after the keyval's free: %d %ld", flag, x);
+	MPI_OK(MPI_Comm_dup(a, &b));
+	CHECK(fu_copies == 1, "dup: %d copies", fu_copies);
+	x = fu_get(b, saved, &flag);
+	CHECK(flag && x == 101, "the dup's copy: %d %ld", flag, x);
+	MPI_OK(MPI_Comm_set_attr(a, saved, (void *)2L));
+	CHECK(fu_deletes == 1, "set anew: %d deletes", fu_deletes);
+	CHECK(fu_get(a, saved, &flag) == 2 && flag, "set anew");
+	MPI_OK(MPI_Comm_delete_attr(a, saved));
+	CHECK(fu_deletes == 2, "delete_attr: %d deletes", fu_deletes);
+	fu_get(a, saved, &flag);
+	CHECK(!flag, "deleted, still there");
+	MPI_OK(MPI_Comm_free(&b));	/* the last attribute: the keyval goes */
+	CHECK(fu_deletes == 3, "free of the dup: %d deletes", fu_deletes);
+	T_EXPECT(MPI_Comm_get_attr(a, saved, &x, &flag), MPI_ERR_KEYVAL,
+		 "get once the freed keyval's last attribute went");
+	MPI_OK(MPI_Comm_free(&a));
+	CHECK(fu_deletes == 3, "free of a: %d deletes", fu_deletes);
+
+	/* The MPI-1 names. */
+	MPI_OK(MPI_Keyval_create(fu_copy, fu_delete, &key, NULL));
+	saved = key;
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &a));
+	MPI_OK(MPI_Attr_put(a, key, (void *)5L));
+	MPI_OK(MPI_Keyval_free(&key));
+	CHECK(key == MPI_KEYVAL_INVALID, "MPI_Keyval_free left %d", key);
+	MPI_OK(MPI_Attr_get(a, saved, &x, &flag));
+	CHECK(flag && x == 5, "MPI_Attr_get after MPI_Keyval_free: %ld", x);
+	MPI_OK(MPI_Comm_dup(a, &b));
+	CHECK(fu_copies == 2, "dup: %d copies", fu_copies);
+	MPI_OK(MPI_Attr_get(b, saved, &x, &flag));
+	CHECK(flag && x == 105, "MPI_Attr_get on the dup: %ld", x);
+	MPI_OK(MPI_Attr_delete(a, saved));
+	MPI_OK(MPI_Attr_delete(b, saved));
+	CHECK(fu_deletes == 5, "MPI_Attr_delete: %d deletes", fu_deletes);
+	T_EXPECT(MPI_Attr_put(a, saved, NULL), MPI_ERR_KEYVAL,
+		 "MPI_Attr_put once the freed keyval's last attribute went");
+	MPI_OK(MPI_Comm_free(&b));
+	MPI_OK(MPI_Comm_free(&a));
+}
+
 static void bad_arguments(void)
 {
 	int key, *v, flag, freed;
@@ -250,6 +342,7 @@ int main(int argc, char **argv)
 	callbacks();
 	predefined_fns();
 	mpi1_names();
+	freed_in_use();
 	bad_arguments();
 	/* Set 1 then 2 on SELF: Finalize deletes 2 first. */
 	MPI_OK(MPI_Comm_create_keyval(NULL, self_delete_cb, &k1, NULL));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=badspan.sh
 /*
  * A peer's span offer (LM_RTS_SPAN, libmsg/src/rndv_span.c) or layout
  * offer (LM_RTS_LAYOUT, rndv_layout.c) that no sender could have made:
@@ -7,7 +8,7 @@
  * writes a rendezvous request straight into its ring to rank 1 (the
  * library's own ring and message kind: this program is linked against
  * the static library with its internal headers), rank 1 waits for it
- * with MPI_Recv.  The run script expects the job to fail with
+ * with MPI_Recv.  badspan.sh expects the job to fail with
  * "protocol error: bad span offer from rank 0" (cases 1-12) or "bad
  * layout offer" (13-25).  Cases 27-30 are control messages naming a
  * send rank 1 never made (the name is the sender's request address:
@@ -98,7 +99,7 @@ static int bad_layout(int which)
 		       lm_layout_valid(&rts, seg) ? "valid" : "refused");
 		return 0;
 	}
-	return mpichan_ring_send2(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+	return mcr_send2(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				  LM_RTS_FIXED, seg,
 				  (which == 22 ? k - 1 : k) * sizeof(seg[0]));
 }
@@ -117,7 +118,7 @@ static void bad_runs(int rank)
 		rts.addr = (uintptr_t)data;
 		rts.pid = (uint32_t)getpid();
 		rts.size = 1024;
-		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+		if (mcr_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				      lm_rts_wire_len(&rts)))
 			MPI_Abort(MPI_COMM_WORLD, 3);
 		lm_notify(&lm.job, 1);
@@ -198,7 +199,7 @@ int main(int argc, char **argv)
 		case 11: rts.stride = 90; break;
 		}
 		/* MPI_COMM_WORLD's point-to-point context is 0. */
-		if (mpichan_ring_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
+		if (mcr_send(&lm.job.ep, 1, LM_MSG_RTS, 3, 0, &rts,
 				      which == 12 ? lm_rts_wire_len(&rts) - 1 :
 				      (uint32_t)sizeof(rts)))
 			MPI_Abort(MPI_COMM_WORLD, 3);

@@ -11,15 +11,6 @@
  */
 #include "test.h"
 
-static void expect(int err, int cls, const char *what)
-{
-	int c = -1;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	CHECK(c == cls, "%s: class %d, expected %d", what, c, cls);
-}
-
 /* Row-major coordinates of rank r in dims[0..nd). */
 static void coords_of(int r, int nd, const int *dims, int *c)
 {
@@ -63,7 +54,7 @@ static void check_rank_coords(MPI_Comm cart, int nd, const int *dims,
 				CHECK(err == MPI_SUCCESS && rr == r,
 				      "periodic wrap of %d in dim %d: %d", r, i, rr);
 			} else {
-				expect(err, MPI_ERR_ARG, "non-periodic out of range");
+				t_expect(err, MPI_ERR_ARG, "non-periodic out of range");
 			}
 		}
 	}
@@ -192,7 +183,7 @@ static void grid(int nd, const int *dims, const int *periods)
 	MPI_OK(MPI_Comm_split(cart, 0, me, &split));
 	MPI_OK(MPI_Topo_test(split, &status));
 	CHECK(status == MPI_UNDEFINED, "split: Topo_test %d", status);
-	expect(MPI_Cartdim_get(split, &n), MPI_ERR_TOPOLOGY, "Cartdim_get on split");
+	t_expect(MPI_Cartdim_get(split, &n), MPI_ERR_TOPOLOGY, "Cartdim_get on split");
 	MPI_OK(MPI_Comm_free(&split));
 	MPI_OK(MPI_Comm_free(&cart));
 	/* The duplicate's topology outlives the original. */
@@ -242,8 +233,8 @@ static void zero_dims(void)
 	CHECK(size == 1 && n == 0, "0 dims: size %d ndims %d", size, n);
 	MPI_OK(MPI_Cart_rank(cart, NULL, &rank));
 	CHECK(rank == 0, "0 dims: Cart_rank %d", rank);
-	expect(MPI_Cart_shift(cart, 0, 1, &src, &dst), MPI_ERR_ARG,
-	       "shift of a 0-dim grid");
+	t_expect(MPI_Cart_shift(cart, 0, 1, &src, &dst), MPI_ERR_ARG,
+	         "shift of a 0-dim grid");
 	MPI_OK(MPI_Comm_free(&cart));
 }
 
@@ -252,41 +243,41 @@ static void errors(void)
 	MPI_Comm cart = MPI_COMM_NULL;
 	int dims[2] = { t_size, 1 }, periods[2] = { 0, 1 }, c[2], r, s, d;
 
-	expect(MPI_Cartdim_get(MPI_COMM_WORLD, &r), MPI_ERR_TOPOLOGY,
-	       "Cartdim_get on WORLD");
-	expect(MPI_Cart_rank(MPI_COMM_NULL, c, &r), MPI_ERR_COMM, "Cart_rank NULL comm");
+	t_expect(MPI_Cartdim_get(MPI_COMM_WORLD, &r), MPI_ERR_TOPOLOGY,
+	         "Cartdim_get on WORLD");
+	t_expect(MPI_Cart_rank(MPI_COMM_NULL, c, &r), MPI_ERR_COMM, "Cart_rank NULL comm");
 	dims[0] = t_size + 1;
-	expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart),
-	       MPI_ERR_TOPOLOGY, "grid larger than the communicator");
+	t_expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart),
+	         MPI_ERR_TOPOLOGY, "grid larger than the communicator");
 	dims[0] = 0;
-	expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart),
-	       MPI_ERR_DIMS, "dims[0] = 0");
-	expect(MPI_Cart_create(MPI_COMM_WORLD, -1, dims, periods, 0, &cart),
-	       MPI_ERR_DIMS, "ndims -1");
+	t_expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart),
+	         MPI_ERR_DIMS, "dims[0] = 0");
+	t_expect(MPI_Cart_create(MPI_COMM_WORLD, -1, dims, periods, 0, &cart),
+	         MPI_ERR_DIMS, "ndims -1");
 	dims[0] = t_size;
-	expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, NULL, 0, &cart),
-	       MPI_ERR_ARG, "periods NULL");
+	t_expect(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, NULL, 0, &cart),
+	         MPI_ERR_ARG, "periods NULL");
 	CHECK(cart == MPI_COMM_NULL, "failed Cart_create made a communicator");
 
 	MPI_OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
-	expect(MPI_Cart_coords(cart, t_size, 2, c), MPI_ERR_RANK, "coords of size");
-	expect(MPI_Cart_coords(cart, -1, 2, c), MPI_ERR_RANK, "coords of -1");
-	expect(MPI_Cart_coords(cart, 0, 1, c), MPI_ERR_ARG, "maxdims 1 of 2");
-	expect(MPI_Cart_get(cart, 1, dims, periods, c), MPI_ERR_ARG,
-	       "Cart_get maxdims 1");
-	expect(MPI_Cart_shift(cart, 2, 1, &s, &d), MPI_ERR_ARG, "direction 2");
-	expect(MPI_Cart_shift(cart, -1, 1, &s, &d), MPI_ERR_ARG, "direction -1");
+	t_expect(MPI_Cart_coords(cart, t_size, 2, c), MPI_ERR_RANK, "coords of size");
+	t_expect(MPI_Cart_coords(cart, -1, 2, c), MPI_ERR_RANK, "coords of -1");
+	t_expect(MPI_Cart_coords(cart, 0, 1, c), MPI_ERR_ARG, "maxdims 1 of 2");
+	t_expect(MPI_Cart_get(cart, 1, dims, periods, c), MPI_ERR_ARG,
+	         "Cart_get maxdims 1");
+	t_expect(MPI_Cart_shift(cart, 2, 1, &s, &d), MPI_ERR_ARG, "direction 2");
+	t_expect(MPI_Cart_shift(cart, -1, 1, &s, &d), MPI_ERR_ARG, "direction -1");
 	c[0] = t_size;
 	c[1] = 0;
-	expect(MPI_Cart_rank(cart, c, &r), MPI_ERR_ARG, "non-periodic coord = dim");
+	t_expect(MPI_Cart_rank(cart, c, &r), MPI_ERR_ARG, "non-periodic coord = dim");
 	c[0] = 0;
 	c[1] = -7;
 	MPI_OK(MPI_Cart_rank(cart, c, &r));	/* dimension 1 is periodic */
 	CHECK(r == 0, "periodic -7 in a dimension of 1: %d", r);
-	expect(MPI_Graphdims_get(cart, &r, &s), MPI_ERR_TOPOLOGY,
-	       "Graphdims_get on a grid");
-	expect(MPI_Dist_graph_neighbors_count(cart, &r, &s, &d), MPI_ERR_TOPOLOGY,
-	       "Dist_graph_neighbors_count on a grid");
+	t_expect(MPI_Graphdims_get(cart, &r, &s), MPI_ERR_TOPOLOGY,
+	         "Graphdims_get on a grid");
+	t_expect(MPI_Dist_graph_neighbors_count(cart, &r, &s, &d), MPI_ERR_TOPOLOGY,
+	         "Dist_graph_neighbors_count on a grid");
 	MPI_OK(MPI_Comm_free(&cart));
 }
 

@@ -4,11 +4,12 @@
  * rank must hold: sizes from 0 to COLL_MAX bytes (default 4 MiB), roots
  * at both ends and in the middle, MPI_IN_PLACE where MPI allows it,
  * non-commutative reductions in rank order, results of a floating-point
- * allreduce bitwise identical on every rank.
+ * allreduce bitwise identical on every rank; the rooted ones with the
+ * root-only arguments NULL, -1 and MPI_DATATYPE_NULL elsewhere.
  *
  *   coll [NAME...]   run only the named collectives (see `tests` below)
  *
- * The run script forces each algorithm in turn (MPICHAN_COLL_<NAME>)
+ * coll-algorithms.sh forces each algorithm in turn (MPICHAN_COLL_<NAME>)
  * and runs this at 1 to 9 ranks.
  */
 #include "test.h"
@@ -672,10 +673,111 @@ static void t_coll_barrier(void)
 	      MPI_Wtime() - t0);
 }
 
+/*
+ * What only the root's arguments hold, on the other ranks: a NULL
+ * buffer, a count of -1, MPI_DATATYPE_NULL, NULL count and displacement
+ * arrays (MPI: significant only at the root).  Gather, gatherv,
+ * scatter, scatterv and reduce with each rank as the root in turn, in
+ * their blocking, nonblocking and persistent forms.
+ */
+static void t_rooted_args(void)
+{
+	int root, form, i, k, n = 4, mine[4], *all, *cnt, *dsp, rc, *sum;
+	MPI_Datatype rt;
+	MPI_Request req;
+
+	for (root = 0; root < t_size; root++) {
+		int me = t_rank == root;
+
+		all = me ? xmalloc(sizeof(int) * (size_t)n * (size_t)t_size) : NULL;
+		cnt = me ? xmalloc(sizeof(int) * (size_t)t_size) : NULL;
+		dsp = me ? xmalloc(sizeof(int) * (size_t)t_size) : NULL;
+		sum = me ? xmalloc(sizeof(int) * (size_t)n) : NULL;
+		for (i = 0; me && i < t_size; i++) {
+			cnt[i] = n;
+			dsp[i] = n * i;
+		}
+		rc = me ? n : -1;
+		rt = me ? MPI_INT : MPI_DATATYPE_NULL;
+		for (form = 0; form < 3; form++) {
+#define FORM(blocking, nonblocking, persistent) do {			\
+	if (form == 0) {						\
+		MPI_OK(blocking);					\
+	} else if (form == 1) {						\
+		MPI_OK(nonblocking);					\
+		MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));		\
+	} else {							\
+		MPI_OK(persistent);					\
+		MPI_OK(MPI_Start(&req));				\
+		MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));		\
+		MPI_OK(MPI_Request_free(&req));				\
+	}								\
+} while (0)
+			for (i = 0; i < n; i++)
+				mine[i] = pat(t_rank, i + form);
+			FORM(MPI_Gather(mine, n, MPI_INT, all, rc, rt, root,
+					MPI_COMM_WORLD),
+			     MPI_Igather(mine, n, MPI_INT, all, rc, rt, root,
+					 MPI_COMM_WORLD, &req),
+			     MPI_Gather_init(mine, n, MPI_INT, all, rc, rt, root,
+					     MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+			for (k = 0; me && k < t_size; k++)
+				for (i = 0; i < n; i++)
+					CHECK(all[k * n + i] == pat(k, i + form),
+					      "gather to %d, form %d", root, form);
+			FORM(MPI_Gatherv(mine, n, MPI_INT, all, cnt, dsp, rt, root,
+					 MPI_COMM_WORLD),
+			     MPI_Igatherv(mine, n, MPI_INT, all, cnt, dsp, rt,
+					  root, MPI_COMM_WORLD, &req),
+			     MPI_Gatherv_init(mine, n, MPI_INT, all, cnt, dsp, rt,
+					      root, MPI_COMM_WORLD,
+					      MPI_INFO_NULL, &req));
+			for (k = 0; me && k < t_size; k++)
+				CHECK(all[k * n + n - 1] == pat(k, n - 1 + form),
+				      "gatherv to %d, form %d", root, form);
+			FORM(MPI_Scatter(all, rc, rt, mine, n, MPI_INT, root,
+					 MPI_COMM_WORLD),
+			     MPI_Iscatter(all, rc, rt, mine, n, MPI_INT, root,
+					  MPI_COMM_WORLD, &req),
+			     MPI_Scatter_init(all, rc, rt, mine, n, MPI_INT, root,
+					      MPI_COMM_WORLD, MPI_INFO_NULL,
+					      &req));
+			CHECK(mine[0] == pat(t_rank, form), "scatter from %d", root);
+			FORM(MPI_Scatterv(all, cnt, dsp, rt, mine, n, MPI_INT,
+					  root, MPI_COMM_WORLD),
+			     MPI_Iscatterv(all, cnt, dsp, rt, mine, n, MPI_INT,
+					   root, MPI_COMM_WORLD, &req),
+			     MPI_Scatterv_init(all, cnt, dsp, rt, mine, n,
+					       MPI_INT, root, MPI_COMM_WORLD,
+					       MPI_INFO_NULL, &req));
+			CHECK(mine[0] == pat(t_rank, form), "scatterv from %d", root);
+			FORM(MPI_Reduce(mine, sum, n, MPI_INT, MPI_SUM, root,
+					MPI_COMM_WORLD),
+			     MPI_Ireduce(mine, sum, n, MPI_INT, MPI_SUM, root,
+					 MPI_COMM_WORLD, &req),
+			     MPI_Reduce_init(mine, sum, n, MPI_INT, MPI_SUM, root,
+					     MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+			if (me) {
+				long want = 0;
+
+				for (k = 0; k < t_size; k++)
+					want += pat(k, form);
+				CHECK(sum[0] == (int)want, "reduce to %d", root);
+			}
+#undef FORM
+		}
+		free(all);
+		free(cnt);
+		free(dsp);
+		free(sum);
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
+	{ "rooted", t_rooted_args },
 	{ "barrier", t_coll_barrier },
 	{ "bcast", t_bcast },
 	{ "gather", t_gather },

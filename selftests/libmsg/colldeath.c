@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=colldeath.sh
 /*
  * Blocking collectives when a member dies (the last rank, SIGKILL),
  * under MPI_ERRORS_RETURN, before the launcher ends the survivors:
@@ -7,7 +8,7 @@
  *     hanging (the victim never enters it);
  *   - a small MPI_Allreduce on it afterwards fails too: through the
  *     collective area (the default) on every rank; with COLLDEATH_LAX
- *     set (the driver sets it when it forces algorithms made of
+ *     set (colldeath.sh sets it when it forces algorithms made of
  *     messages) a rank may also succeed, as ULFM allows, when it had
  *     all it needed before the death;
  *   - an MPI_Bcast and MPI_Reduce (message trees by default) fail or
@@ -15,19 +16,10 @@
  *   - collectives on a communicator without the dead rank still work
  *     and give the right results.
  * Each survivor then prints "colldeath: rank R ok" and waits for the
- * launcher's SIGTERM (or SIGKILL); the driver counts those lines.
+ * launcher's SIGTERM (or SIGKILL); colldeath.sh counts those lines.
  */
 #include <time.h>
 #include "death.h"
-
-/* MPI_ERR_PROC_FAILED, or with `lax` also success (1 then). */
-static int expect_failed(int err, int lax, const char *what)
-{
-	if (lax && err == MPI_SUCCESS)
-		return 1;
-	T_EXPECT(err, MPI_ERR_PROC_FAILED, "%s", what);
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -46,18 +38,18 @@ int main(int argc, char **argv)
 		raise(SIGKILL);
 	}
 	/* Every survivor's barrier waits, through the others, on the victim. */
-	expect_failed(MPI_Barrier(MPI_COMM_WORLD), 0,
+	t_proc_failed(MPI_Barrier(MPI_COMM_WORLD), 0,
 		      "barrier entered before the death");
 	lax = getenv("COLLDEATH_LAX") != NULL;
 	v = 1;
-	expect_failed(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
+	t_proc_failed(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
 		      lax, "allreduce after the death");
 	v = t_rank ? -1 : 42;
-	if (expect_failed(MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD), 1,
+	if (t_proc_failed(MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD), 1,
 			  "bcast after the death"))
 		CHECK(v == 42, "bcast gave %d", v);
 	v = 1;
-	expect_failed(MPI_Reduce(&v, &sum, 1, MPI_INT, MPI_SUM, 1, MPI_COMM_WORLD),
+	t_proc_failed(MPI_Reduce(&v, &sum, 1, MPI_INT, MPI_SUM, 1, MPI_COMM_WORLD),
 		      1, "reduce after the death");
 
 	/* The survivors' own communicator is untouched. */

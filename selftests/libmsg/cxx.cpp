@@ -4,13 +4,19 @@
  * (its declarations extern "C") with the C++ compiler's warnings, and
  * MPI's C bindings work from C++: std::vector buffers, a derived type
  * for a struct, a user reduction from a lambda, a communicator split
- * and a nonblocking exchange around a ring.
+ * and a nonblocking exchange around a ring.  The C++ datatypes
+ * (MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX, _DOUBLE_COMPLEX,
+ * _LONG_DOUBLE_COMPLEX): the size of bool and std::complex<T>, their
+ * names, messages of them, SUM and PROD on the complex ones, LAND, LOR
+ * and LXOR on bool, and MPI_MAX refused on a complex one.
  */
 #include <mpi.h>
 
+#include <complex>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -26,6 +32,79 @@ struct particle {
 	double pos[3];
 	int id;
 };
+
+/* One C++ type: its size and name. */
+static void cxx_type(MPI_Datatype t, std::size_t size, const char *name)
+{
+	char got[MPI_MAX_OBJECT_NAME];
+	int n = -1, len = 0;
+
+	MPI_Type_size(t, &n);
+	CHECK(n == (int)size, name);
+	MPI_Type_get_name(t, got, &len);
+	CHECK(std::strcmp(got, name) == 0 && len == (int)std::strlen(name), name);
+}
+
+/* Sums and products of std::complex<T>, over the ranks. */
+template <typename T>
+static void complex_sums(MPI_Datatype t, int rank, int size)
+{
+	std::vector<std::complex<T>> mine(3), sum(3), prod(3);
+	for (int i = 0; i < 3; i++)
+		mine[i] = std::complex<T>((T)(rank + i), (T)1);
+	MPI_Allreduce(mine.data(), sum.data(), 3, t, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(mine.data(), prod.data(), 3, t, MPI_PROD, MPI_COMM_WORLD);
+	for (int i = 0; i < 3; i++) {
+		std::complex<T> s(0, 0), p(1, 0);
+		for (int r = 0; r < size; r++) {
+			s += std::complex<T>((T)(r + i), (T)1);
+			p *= std::complex<T>((T)(r + i), (T)1);
+		}
+		CHECK(sum[i] == s, "complex MPI_SUM");
+		CHECK(std::abs(prod[i] - p) <= std::abs(p) * (T)1e-5, "complex MPI_PROD");
+	}
+	/* A message of them, to the next rank. */
+	std::vector<std::complex<T>> in(3);
+	MPI_Sendrecv(mine.data(), 3, t, (rank + 1) % size, 7, in.data(), 3, t,
+		     (rank + size - 1) % size, 7, MPI_COMM_WORLD,
+		     MPI_STATUS_IGNORE);
+	CHECK(in[2] == std::complex<T>((T)((rank + size - 1) % size + 2), (T)1),
+	      "complex message");
+}
+
+static void cxx_types(int rank, int size)
+{
+	cxx_type(MPI_CXX_BOOL, sizeof(bool), "MPI_CXX_BOOL");
+	cxx_type(MPI_CXX_FLOAT_COMPLEX, sizeof(std::complex<float>),
+		 "MPI_CXX_FLOAT_COMPLEX");
+	cxx_type(MPI_CXX_DOUBLE_COMPLEX, sizeof(std::complex<double>),
+		 "MPI_CXX_DOUBLE_COMPLEX");
+	cxx_type(MPI_CXX_LONG_DOUBLE_COMPLEX, sizeof(std::complex<long double>),
+		 "MPI_CXX_LONG_DOUBLE_COMPLEX");
+	complex_sums<float>(MPI_CXX_FLOAT_COMPLEX, rank, size);
+	complex_sums<double>(MPI_CXX_DOUBLE_COMPLEX, rank, size);
+	complex_sums<long double>(MPI_CXX_LONG_DOUBLE_COMPLEX, rank, size);
+
+	/* bool: true on rank 0 only, on every rank, on the odd ones. */
+	bool mine[3] = { rank == 0, true, rank % 2 == 1 }, land[3], lor[3], lxor[3];
+	MPI_Allreduce(mine, land, 3, MPI_CXX_BOOL, MPI_LAND, MPI_COMM_WORLD);
+	MPI_Allreduce(mine, lor, 3, MPI_CXX_BOOL, MPI_LOR, MPI_COMM_WORLD);
+	MPI_Allreduce(mine, lxor, 3, MPI_CXX_BOOL, MPI_LXOR, MPI_COMM_WORLD);
+	CHECK(land[0] == (size == 1) && land[1] && land[2] == false,
+	      "MPI_LAND on MPI_CXX_BOOL");
+	CHECK(lor[0] && lor[1] && lor[2] == (size > 1), "MPI_LOR on MPI_CXX_BOOL");
+	CHECK(lxor[0] && lxor[1] == (size % 2 == 1) &&
+	      lxor[2] == ((size / 2) % 2 == 1), "MPI_LXOR on MPI_CXX_BOOL");
+
+	/* MAX is not defined on complex numbers. */
+	std::complex<double> z(1, 2), zr;
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	int err = MPI_Allreduce(&z, &zr, 1, MPI_CXX_DOUBLE_COMPLEX, MPI_MAX,
+				MPI_COMM_WORLD), cls = -1;
+	MPI_Error_class(err, &cls);
+	CHECK(cls == MPI_ERR_OP, "MPI_MAX on MPI_CXX_DOUBLE_COMPLEX");
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
 
 int main(int argc, char **argv)
 {
@@ -75,6 +154,8 @@ int main(int argc, char **argv)
 	int want = (size - 1) % 2 ? -(size - 1) : size - 1;
 	CHECK(got == want, "user op");
 	MPI_Op_free(&absmax);
+
+	cxx_types(rank, size);
 
 	/* Split into even and odd ranks. */
 	MPI_Comm half;

@@ -32,4 +32,17 @@ static inline int t_death_init(int *argc, char ***argv, sigset_t *term,
 	return victim;
 }
 
+/*
+ * err is MPI_ERR_PROC_FAILED: the call failed for the death.  With lax,
+ * a success passes too (as ULFM allows, for a rank that had all it
+ * needed before the death): 1 then, else 0.
+ */
+static inline int t_proc_failed(int err, int lax, const char *what)
+{
+	if (lax && err == MPI_SUCCESS)
+		return 1;
+	t_expect(err, MPI_ERR_PROC_FAILED, what);
+	return 0;
+}
+
 #endif /* LIBMSG_DEATH_H */

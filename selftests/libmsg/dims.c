@@ -7,15 +7,6 @@
  */
 #include "test.h"
 
-static void expect(int err, int cls, const char *what)
-{
-	int c = -1;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	CHECK(c == cls, "%s: class %d, expected %d", what, c, cls);
-}
-
 static void example(int nnodes, int ndims, const int *in, const int *want)
 {
 	int d[8], i;
@@ -132,7 +123,7 @@ int main(int argc, char **argv)
 	example(7, 2, (int[]){ 0, 0 }, (int[]){ 7, 1 });
 	example(6, 3, (int[]){ 0, 3, 0 }, (int[]){ 2, 3, 1 });
 	d[0] = 0; d[1] = 3; d[2] = 0;
-	expect(MPI_Dims_create(7, 3, d), MPI_ERR_DIMS, "(7, 3, (0,3,0))");
+	t_expect(MPI_Dims_create(7, 3, d), MPI_ERR_DIMS, "(7, 3, (0,3,0))");
 
 	/* Balanced beyond a greedy split of prime factors. */
 	example(72, 2, (int[]){ 0, 0 }, (int[]){ 9, 8 });
@@ -148,17 +139,17 @@ int main(int argc, char **argv)
 	large();
 
 	d[0] = d[1] = 0;
-	expect(MPI_Dims_create(0, 2, d), MPI_ERR_ARG, "nnodes 0");
-	expect(MPI_Dims_create(-4, 2, d), MPI_ERR_ARG, "nnodes -4");
-	expect(MPI_Dims_create(4, -1, d), MPI_ERR_DIMS, "ndims -1");
-	expect(MPI_Dims_create(4, 2, NULL), MPI_ERR_ARG, "dims NULL");
+	t_expect(MPI_Dims_create(0, 2, d), MPI_ERR_ARG, "nnodes 0");
+	t_expect(MPI_Dims_create(-4, 2, d), MPI_ERR_ARG, "nnodes -4");
+	t_expect(MPI_Dims_create(4, -1, d), MPI_ERR_DIMS, "ndims -1");
+	t_expect(MPI_Dims_create(4, 2, NULL), MPI_ERR_ARG, "dims NULL");
 	d[0] = -2;
-	expect(MPI_Dims_create(4, 2, d), MPI_ERR_DIMS, "dims[0] -2");
+	t_expect(MPI_Dims_create(4, 2, d), MPI_ERR_DIMS, "dims[0] -2");
 	d[0] = 2; d[1] = 3;
-	expect(MPI_Dims_create(12, 2, d), MPI_ERR_DIMS, "all fixed, product 6 of 12");
+	t_expect(MPI_Dims_create(12, 2, d), MPI_ERR_DIMS, "all fixed, product 6 of 12");
 	d[0] = 4; d[1] = 0; d[2] = 4;
-	expect(MPI_Dims_create(8, 3, d), MPI_ERR_DIMS, "fixed 4 x 4 of 8");
+	t_expect(MPI_Dims_create(8, 3, d), MPI_ERR_DIMS, "fixed 4 x 4 of 8");
 	CHECK(d[1] == 0, "a refused call changed dims");
-	expect(MPI_Dims_create(2, 0, NULL), MPI_ERR_DIMS, "0 dims of 2 nodes");
+	t_expect(MPI_Dims_create(2, 0, NULL), MPI_ERR_DIMS, "0 dims of 2 nodes");
 	return t_done();
 }

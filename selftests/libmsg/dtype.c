@@ -9,7 +9,7 @@
  */
 #include "dtype_ref.h"
 
-#define NREF 17
+#define NREF 21
 static struct ref refs[NREF];
 static int nref;
 
@@ -101,6 +101,46 @@ static void build(void)
 		MPI_OK(MPI_Type_create_hindexed_block(2, 3, d, MPI_CHAR, &t));
 		r = add("hindexed_block(3, {0,40}, CHAR)", t, 6, 0, 43, 0, 43);
 		blk(r, 0, 3); blk(r, 40, 3);
+	}
+	/*
+	 * Blocks of length 0 (first, in the middle) hold no data and have
+	 * no say in the bounds (MPI-3.1 4.1.6: those of the typemap).
+	 */
+	{
+		int bl[3] = { 0, 2, 1 }, d[3] = { 1, 3, 7 };
+
+		MPI_OK(MPI_Type_indexed(3, bl, d, MPI_INT, &t));
+		r = add("indexed({0,2,1}, {1,3,7}, INT)", t, 12, 12, 20, 12, 20);
+		blk(r, 12, 8); blk(r, 28, 4);
+	}
+	{
+		int bl[4] = { 2, 0, 1, 0 };
+		MPI_Aint d[4] = { 8, 0, 40, 64 };
+
+		MPI_OK(MPI_Type_create_hindexed(4, bl, d, MPI_SHORT, &t));
+		r = add("hindexed({2,0,1,0}, {8,0,40,64}, SHORT)", t, 6, 8, 34,
+			8, 34);
+		blk(r, 8, 4); blk(r, 40, 2);
+	}
+	{
+		int bl[3] = { 0, 2, 1 };
+		MPI_Aint d[3] = { 0, 12, 28 };
+		MPI_Datatype ty[3] = { MPI_DOUBLE, MPI_INT, MPI_CHAR };
+
+		/* The double holds nothing: alignment 4, extent 17 -> 20. */
+		MPI_OK(MPI_Type_create_struct(3, bl, d, ty, &t));
+		r = add("struct{double[0]; int[2]; char}", t, 9, 12, 20, 12, 17);
+		blk(r, 12, 8); blk(r, 28, 1);
+	}
+	{
+		int bl[2] = { 1, 1 };
+		MPI_Aint d[2] = { 0, 8 };
+		MPI_Datatype ty[2] = { MPI_CHAR, MPI_DOUBLE_INT };
+
+		/* A pair is its members, not its padding: 1 + 12 bytes. */
+		MPI_OK(MPI_Type_create_struct(2, bl, d, ty, &t));
+		r = add("struct{char; DOUBLE_INT}", t, 13, 0, 24, 0, 20);
+		blk(r, 0, 1); blk(r, 8, 12);
 	}
 	/* A struct's extent rounds up to its largest alignment (8). */
 	r = add("struct{int; double; char[3]}", struct3(), 15, 0, 24, 0, 19);

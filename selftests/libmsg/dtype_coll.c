@@ -366,8 +366,8 @@ static void test_user_op(long n)
 		      "user op: padding of element %ld written", i);
 	}
 	/* A predefined op on a type of two basic types: MPI_ERR_TYPE. */
-	DT_EXPECT(MPI_Allreduce(a, b, (int)n, t, MPI_SUM, MPI_COMM_WORLD),
-		  MPI_ERR_TYPE, "MPI_SUM on {double, int}");
+	T_EXPECT(MPI_Allreduce(a, b, (int)n, t, MPI_SUM, MPI_COMM_WORLD),
+		 MPI_ERR_TYPE, "MPI_SUM on {double, int}");
 	MPI_OK(MPI_Op_free(&op));
 	MPI_OK(MPI_Type_free(&t));
 	free(a);

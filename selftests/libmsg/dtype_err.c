@@ -20,78 +20,78 @@ static void test_errors(void)
 
 	/* Uncommitted: usable by constructors, not for communication. */
 	MPI_OK(MPI_Type_contiguous(2, MPI_INT, &t));
-	DT_EXPECT(MPI_Send(buf, 1, t, 0, 0, w), MPI_ERR_TYPE, "Send uncommitted");
-	DT_EXPECT(MPI_Recv(buf, 1, t, 0, 0, w, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
-		  "Recv uncommitted");
-	DT_EXPECT(MPI_Isend(buf, 1, t, 0, 0, w, &req), MPI_ERR_TYPE,
-		  "Isend uncommitted");
-	DT_EXPECT(MPI_Bcast(buf, 1, t, 0, w), MPI_ERR_TYPE, "Bcast uncommitted");
-	DT_EXPECT(MPI_Allreduce(buf, buf + 8, 1, t, MPI_SUM, w), MPI_ERR_TYPE,
-		  "Allreduce uncommitted");
-	DT_EXPECT(MPI_Pack(buf, 1, t, packed, 16, &pos, w), MPI_ERR_TYPE,
-		  "Pack uncommitted");
+	T_EXPECT(MPI_Send(buf, 1, t, 0, 0, w), MPI_ERR_TYPE, "Send uncommitted");
+	T_EXPECT(MPI_Recv(buf, 1, t, 0, 0, w, MPI_STATUS_IGNORE), MPI_ERR_TYPE,
+		 "Recv uncommitted");
+	T_EXPECT(MPI_Isend(buf, 1, t, 0, 0, w, &req), MPI_ERR_TYPE,
+		 "Isend uncommitted");
+	T_EXPECT(MPI_Bcast(buf, 1, t, 0, w), MPI_ERR_TYPE, "Bcast uncommitted");
+	T_EXPECT(MPI_Allreduce(buf, buf + 8, 1, t, MPI_SUM, w), MPI_ERR_TYPE,
+		 "Allreduce uncommitted");
+	T_EXPECT(MPI_Pack(buf, 1, t, packed, 16, &pos, w), MPI_ERR_TYPE,
+		 "Pack uncommitted");
 	MPI_OK(MPI_Type_free(&t));
 	CHECK(t == MPI_DATATYPE_NULL, "free left the handle");
-	DT_EXPECT(MPI_Send(buf, 1, t, 0, 0, w), MPI_ERR_TYPE, "Send freed");
-	DT_EXPECT(MPI_Type_free(&t), MPI_ERR_TYPE, "free MPI_DATATYPE_NULL");
-	DT_EXPECT(MPI_Type_free(&pre), MPI_ERR_TYPE, "free MPI_INT");
+	T_EXPECT(MPI_Send(buf, 1, t, 0, 0, w), MPI_ERR_TYPE, "Send freed");
+	T_EXPECT(MPI_Type_free(&t), MPI_ERR_TYPE, "free MPI_DATATYPE_NULL");
+	T_EXPECT(MPI_Type_free(&pre), MPI_ERR_TYPE, "free MPI_INT");
 	CHECK(pre == MPI_INT, "a failed free changed the handle");
-	DT_EXPECT(MPI_Type_commit(&t), MPI_ERR_TYPE, "commit MPI_DATATYPE_NULL");
+	T_EXPECT(MPI_Type_commit(&t), MPI_ERR_TYPE, "commit MPI_DATATYPE_NULL");
 
 	/* Constructors. */
-	DT_EXPECT(MPI_Type_contiguous(-1, MPI_INT, &t), MPI_ERR_COUNT, "contiguous -1");
-	DT_EXPECT(MPI_Type_contiguous(1, MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE,
-		  "contiguous of NULL");
-	DT_EXPECT(MPI_Type_contiguous(1, MPI_INT, NULL), MPI_ERR_ARG,
-		  "contiguous newtype NULL");
-	DT_EXPECT(MPI_Type_vector(-2, 1, 1, MPI_INT, &t), MPI_ERR_COUNT, "vector -2");
-	DT_EXPECT(MPI_Type_vector(2, -1, 1, MPI_INT, &t), MPI_ERR_ARG,
-		  "vector blocklength -1");
-	DT_EXPECT(MPI_Type_create_hvector(2, -1, 8, MPI_INT, &t), MPI_ERR_ARG,
-		  "hvector blocklength -1");
-	DT_EXPECT(MPI_Type_indexed(2, NULL, dl, MPI_INT, &t), MPI_ERR_ARG,
-		  "indexed blocklengths NULL");
-	DT_EXPECT(MPI_Type_indexed(2, bl, NULL, MPI_INT, &t), MPI_ERR_ARG,
-		  "indexed displacements NULL");
+	T_EXPECT(MPI_Type_contiguous(-1, MPI_INT, &t), MPI_ERR_COUNT, "contiguous -1");
+	T_EXPECT(MPI_Type_contiguous(1, MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE,
+		 "contiguous of NULL");
+	T_EXPECT(MPI_Type_contiguous(1, MPI_INT, NULL), MPI_ERR_ARG,
+		 "contiguous newtype NULL");
+	T_EXPECT(MPI_Type_vector(-2, 1, 1, MPI_INT, &t), MPI_ERR_COUNT, "vector -2");
+	T_EXPECT(MPI_Type_vector(2, -1, 1, MPI_INT, &t), MPI_ERR_ARG,
+		 "vector blocklength -1");
+	T_EXPECT(MPI_Type_create_hvector(2, -1, 8, MPI_INT, &t), MPI_ERR_ARG,
+		 "hvector blocklength -1");
+	T_EXPECT(MPI_Type_indexed(2, NULL, dl, MPI_INT, &t), MPI_ERR_ARG,
+		 "indexed blocklengths NULL");
+	T_EXPECT(MPI_Type_indexed(2, bl, NULL, MPI_INT, &t), MPI_ERR_ARG,
+		 "indexed displacements NULL");
 	bl[1] = -3;
-	DT_EXPECT(MPI_Type_indexed(2, bl, dl, MPI_INT, &t), MPI_ERR_ARG,
-		  "indexed blocklength -3");
-	DT_EXPECT(MPI_Type_create_hindexed(2, bl, ad, MPI_INT, &t), MPI_ERR_ARG,
-		  "hindexed blocklength -3");
+	T_EXPECT(MPI_Type_indexed(2, bl, dl, MPI_INT, &t), MPI_ERR_ARG,
+		 "indexed blocklength -3");
+	T_EXPECT(MPI_Type_create_hindexed(2, bl, ad, MPI_INT, &t), MPI_ERR_ARG,
+		 "hindexed blocklength -3");
 	bl[1] = 1;
-	DT_EXPECT(MPI_Type_create_hindexed(-1, bl, ad, MPI_INT, &t), MPI_ERR_COUNT,
-		  "hindexed -1");
-	DT_EXPECT(MPI_Type_create_indexed_block(2, -1, dl, MPI_INT, &t), MPI_ERR_ARG,
-		  "indexed_block -1");
-	DT_EXPECT(MPI_Type_create_hindexed_block(2, 1, NULL, MPI_INT, &t), MPI_ERR_ARG,
-		  "hindexed_block NULL");
-	DT_EXPECT(MPI_Type_create_struct(2, bl, ad, ty, &t), MPI_ERR_TYPE,
-		  "struct with MPI_DATATYPE_NULL");
-	DT_EXPECT(MPI_Type_create_struct(2, bl, ad, NULL, &t), MPI_ERR_ARG,
-		  "struct types NULL");
-	DT_EXPECT(MPI_Type_create_struct(-1, bl, ad, ty, &t), MPI_ERR_COUNT,
-		  "struct -1");
-	DT_EXPECT(MPI_Type_create_subarray(2, sz, sub, st, 99, MPI_INT, &t),
-		  MPI_ERR_ARG, "subarray order 99");
+	T_EXPECT(MPI_Type_create_hindexed(-1, bl, ad, MPI_INT, &t), MPI_ERR_COUNT,
+		 "hindexed -1");
+	T_EXPECT(MPI_Type_create_indexed_block(2, -1, dl, MPI_INT, &t), MPI_ERR_ARG,
+		 "indexed_block -1");
+	T_EXPECT(MPI_Type_create_hindexed_block(2, 1, NULL, MPI_INT, &t), MPI_ERR_ARG,
+		 "hindexed_block NULL");
+	T_EXPECT(MPI_Type_create_struct(2, bl, ad, ty, &t), MPI_ERR_TYPE,
+		 "struct with MPI_DATATYPE_NULL");
+	T_EXPECT(MPI_Type_create_struct(2, bl, ad, NULL, &t), MPI_ERR_ARG,
+		 "struct types NULL");
+	T_EXPECT(MPI_Type_create_struct(-1, bl, ad, ty, &t), MPI_ERR_COUNT,
+		 "struct -1");
+	T_EXPECT(MPI_Type_create_subarray(2, sz, sub, st, 99, MPI_INT, &t),
+		 MPI_ERR_ARG, "subarray order 99");
 	st[1] = 3;
-	DT_EXPECT(MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_INT, &t),
-		  MPI_ERR_ARG, "subarray past the end");
-	DT_EXPECT(MPI_Type_create_subarray(0, sz, sub, st, MPI_ORDER_C, MPI_INT, &t),
-		  MPI_ERR_ARG, "subarray 0 dimensions");
-	DT_EXPECT(MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 4, &t), MPI_ERR_TYPE,
-		  "resized NULL");
-	DT_EXPECT(MPI_Type_dup(MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE, "dup NULL");
+	T_EXPECT(MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_INT, &t),
+		 MPI_ERR_ARG, "subarray past the end");
+	T_EXPECT(MPI_Type_create_subarray(0, sz, sub, st, MPI_ORDER_C, MPI_INT, &t),
+		 MPI_ERR_ARG, "subarray 0 dimensions");
+	T_EXPECT(MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 4, &t), MPI_ERR_TYPE,
+		 "resized NULL");
+	T_EXPECT(MPI_Type_dup(MPI_DATATYPE_NULL, &t), MPI_ERR_TYPE, "dup NULL");
 
 	/* Packing past the end of the buffers. */
 	MPI_OK(MPI_Type_contiguous(3, MPI_INT, &t));
 	MPI_OK(MPI_Type_commit(&t));
 	pos = 8;
-	DT_EXPECT(MPI_Pack(buf, 1, t, packed, 16, &pos, w), MPI_ERR_TRUNCATE,
-		  "Pack 12 bytes at 8 of 16");
+	T_EXPECT(MPI_Pack(buf, 1, t, packed, 16, &pos, w), MPI_ERR_TRUNCATE,
+		 "Pack 12 bytes at 8 of 16");
 	CHECK(pos == 8, "failed Pack moved the position");
 	pos = 0;
-	DT_EXPECT(MPI_Unpack(packed, 8, &pos, buf, 1, t, w), MPI_ERR_TRUNCATE,
-		  "Unpack 12 bytes of 8");
+	T_EXPECT(MPI_Unpack(packed, 8, &pos, buf, 1, t, w), MPI_ERR_TRUNCATE,
+		 "Unpack 12 bytes of 8");
 	MPI_OK(MPI_Type_free(&t));
 }
 

@@ -25,16 +25,6 @@ struct ref {
 	struct ref_block blk[REF_MAXBLK];
 };
 
-/* err must be an error of class cls. */
-#define DT_EXPECT(err, cls, ...) do {					\
-	int _te = (err), _tc = -1;					\
-	char _tw[200];							\
-	snprintf(_tw, sizeof(_tw), __VA_ARGS__);			\
-	CHECK(_te != MPI_SUCCESS, "%s succeeded", _tw);			\
-	MPI_OK(MPI_Error_class(_te, &_tc));				\
-	CHECK(_tc == (cls), "%s: class %d, expected %d", _tw, _tc, (cls)); \
-} while (0)
-
 /* Bytes a buffer of n elements spans from the buffer address. */
 static inline long ref_span(const struct ref *r, long n)
 {

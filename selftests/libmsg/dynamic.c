@@ -18,14 +18,6 @@
 
 #include <time.h>
 
-static int cls(int err)
-{
-	int c = -1;
-
-	MPI_Error_class(err, &c);
-	return c;
-}
-
 static void refused(void)
 {
 	char *args[] = { "x", NULL }, *cmds[] = { "a", "b" }, **argvs[2];
@@ -36,42 +28,42 @@ static void refused(void)
 
 	argvs[0] = args;
 	argvs[1] = MPI_ARGV_NULL;
-	CHECK(cls(MPI_Comm_spawn("true", args, 2, MPI_INFO_NULL, 0,
-				 MPI_COMM_WORLD, &c, codes)) ==
+	CHECK(t_class(MPI_Comm_spawn("true", args, 2, MPI_INFO_NULL, 0,
+				     MPI_COMM_WORLD, &c, codes)) ==
 	      MPI_ERR_UNSUPPORTED_OPERATION, "spawn");
 	CHECK(c == MPI_COMM_NULL, "spawn left an intercommunicator");
 	CHECK(codes[0] == MPI_ERR_UNSUPPORTED_OPERATION &&
 	      codes[1] == MPI_ERR_UNSUPPORTED_OPERATION && codes[2] == 0,
 	      "spawn's errcodes %d %d %d", codes[0], codes[1], codes[2]);
-	CHECK(cls(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL,
-				 t_size, MPI_COMM_WORLD, &c,
-				 MPI_ERRCODES_IGNORE)) == MPI_ERR_ROOT,
+	CHECK(t_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL,
+				     t_size, MPI_COMM_WORLD, &c,
+				     MPI_ERRCODES_IGNORE)) == MPI_ERR_ROOT,
 	      "spawn with a bad root");
 	memset(codes, 0, sizeof(codes));
-	CHECK(cls(MPI_Comm_spawn_multiple(2, cmds, argvs, max, infos, 0,
-					  MPI_COMM_WORLD, &c, codes)) ==
+	CHECK(t_class(MPI_Comm_spawn_multiple(2, cmds, argvs, max, infos, 0,
+					      MPI_COMM_WORLD, &c, codes)) ==
 	      MPI_ERR_UNSUPPORTED_OPERATION, "spawn_multiple");
 	for (i = 0; i < 5; i++)
 		CHECK(codes[i] == MPI_ERR_UNSUPPORTED_OPERATION,
 		      "spawn_multiple's errcode %d: %d", i, codes[i]);
-	CHECK(cls(MPI_Open_port(MPI_INFO_NULL, port)) ==
+	CHECK(t_class(MPI_Open_port(MPI_INFO_NULL, port)) ==
 	      MPI_ERR_UNSUPPORTED_OPERATION && !port[0], "Open_port");
-	CHECK(cls(MPI_Close_port("tag#0$")) == MPI_ERR_PORT, "Close_port");
+	CHECK(t_class(MPI_Close_port("tag#0$")) == MPI_ERR_PORT, "Close_port");
 	c = MPI_COMM_WORLD;
-	CHECK(cls(MPI_Comm_accept("tag#0$", MPI_INFO_NULL, 0, MPI_COMM_WORLD,
-				  &c)) == MPI_ERR_PORT && c == MPI_COMM_NULL,
+	CHECK(t_class(MPI_Comm_accept("tag#0$", MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+				      &c)) == MPI_ERR_PORT && c == MPI_COMM_NULL,
 	      "accept");
 	c = MPI_COMM_WORLD;
-	CHECK(cls(MPI_Comm_connect("tag#0$", MPI_INFO_NULL, 0, MPI_COMM_SELF,
-				   &c)) == MPI_ERR_PORT && c == MPI_COMM_NULL,
+	CHECK(t_class(MPI_Comm_connect("tag#0$", MPI_INFO_NULL, 0, MPI_COMM_SELF,
+				       &c)) == MPI_ERR_PORT && c == MPI_COMM_NULL,
 	      "connect");
-	CHECK(cls(MPI_Comm_join(0, &c)) == MPI_ERR_UNSUPPORTED_OPERATION,
+	CHECK(t_class(MPI_Comm_join(0, &c)) == MPI_ERR_UNSUPPORTED_OPERATION,
 	      "join");
-	CHECK(cls(MPI_Publish_name("svc", MPI_INFO_NULL, "p")) ==
+	CHECK(t_class(MPI_Publish_name("svc", MPI_INFO_NULL, "p")) ==
 	      MPI_ERR_UNSUPPORTED_OPERATION, "Publish_name");
-	CHECK(cls(MPI_Lookup_name("svc", MPI_INFO_NULL, port)) == MPI_ERR_NAME,
+	CHECK(t_class(MPI_Lookup_name("svc", MPI_INFO_NULL, port)) == MPI_ERR_NAME,
 	      "Lookup_name");
-	CHECK(cls(MPI_Unpublish_name("svc", MPI_INFO_NULL, "p")) ==
+	CHECK(t_class(MPI_Unpublish_name("svc", MPI_INFO_NULL, "p")) ==
 	      MPI_ERR_SERVICE, "Unpublish_name");
 	/* Nobody waited for anybody: all are here. */
 	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
@@ -102,9 +94,9 @@ static void attributes(void)
 	CHECK(flag && v && *v == t_size, "MPI_UNIVERSE_SIZE %d", v ? *v : -1);
 	MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &v, &flag));
 	CHECK(flag && v && *v == 0, "MPI_APPNUM %d", v ? *v : -1);
-	CHECK(cls(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, v)) ==
+	CHECK(t_class(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, v)) ==
 	      MPI_ERR_KEYVAL, "MPI_UNIVERSE_SIZE set");
-	CHECK(cls(MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_APPNUM)) ==
+	CHECK(t_class(MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_APPNUM)) ==
 	      MPI_ERR_KEYVAL, "MPI_APPNUM deleted");
 }
 
@@ -146,7 +138,7 @@ static void disconnect(void)
 		MPI_OK(MPI_Comm_disconnect(&c));
 	}
 	CHECK(c == MPI_COMM_NULL, "a disconnected handle stays");
-	CHECK(cls(MPI_Comm_disconnect(&w)) == MPI_ERR_COMM,
+	CHECK(t_class(MPI_Comm_disconnect(&w)) == MPI_ERR_COMM,
 	      "MPI_COMM_WORLD disconnected");
 }
 

@@ -11,15 +11,6 @@
  */
 #include "test.h"
 
-static void expect(int err, int cls, const char *what)
-{
-	int c = -1;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	CHECK(c == cls, "%s: class %d, expected %d", what, c, cls);
-}
-
 static int mod(int a)
 {
 	return ((a % t_size) + t_size) % t_size;
@@ -240,10 +231,10 @@ static void mpi1_graph(void)
 			CHECK(nb[0] == edges[2 * i] && nb[1] == edges[2 * i + 1],
 			      "node %d: neighbours %d %d", i, nb[0], nb[1]);
 		}
-		expect(MPI_Graph_neighbors(g, nnodes, 4, nb), MPI_ERR_RANK,
-		       "Graph_neighbors of rank nnodes");
-		expect(MPI_Cart_shift(g, 0, 1, &n, &e), MPI_ERR_TOPOLOGY,
-		       "Cart_shift on a graph");
+		t_expect(MPI_Graph_neighbors(g, nnodes, 4, nb), MPI_ERR_RANK,
+		         "Graph_neighbors of rank nnodes");
+		t_expect(MPI_Cart_shift(g, 0, 1, &n, &e), MPI_ERR_TOPOLOGY,
+		         "Cart_shift on a graph");
 		MPI_OK(MPI_Comm_free(&g));
 	}
 }
@@ -255,35 +246,35 @@ static void errors(void)
 	    edge = t_size + 1, in, out, weighted, err;
 	MPI_Comm g = MPI_COMM_NULL;
 
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &bad, &w, 0,
-					      NULL, &w, MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_RANK, "source = size");
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, -1, NULL, &w, 0,
-					      NULL, &w, MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_ARG, "indegree -1");
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank, &neg,
-					      0, NULL, &w, MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_ARG, "negative weight");
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank, &w, 1,
-					      &t_rank, MPI_UNWEIGHTED,
-					      MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_ARG, "weights and MPI_UNWEIGHTED");
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank,
-					      MPI_WEIGHTS_EMPTY, 0, NULL,
-					      MPI_WEIGHTS_EMPTY, MPI_INFO_NULL,
-					      0, &g),
-	       MPI_ERR_ARG, "MPI_WEIGHTS_EMPTY for an edge");
-	expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL,
-					      MPI_UNWEIGHTED, 0, NULL,
-					      MPI_UNWEIGHTED, (MPI_Info)junk, 0,
-					      &g),
-	       MPI_ERR_INFO, "not an info object");
-	expect(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &t_rank, &neg, &one,
-				     MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_ARG, "negative degree");
-	expect(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &t_rank, &one, &bad,
-				     MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g),
-	       MPI_ERR_RANK, "destination = size");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &bad, &w, 0,
+					        NULL, &w, MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_RANK, "source = size");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, -1, NULL, &w, 0,
+					        NULL, &w, MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_ARG, "indegree -1");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank, &neg,
+					        0, NULL, &w, MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_ARG, "negative weight");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank, &w, 1,
+					        &t_rank, MPI_UNWEIGHTED,
+					        MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_ARG, "weights and MPI_UNWEIGHTED");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &t_rank,
+					        MPI_WEIGHTS_EMPTY, 0, NULL,
+					        MPI_WEIGHTS_EMPTY, MPI_INFO_NULL,
+					        0, &g),
+	         MPI_ERR_ARG, "MPI_WEIGHTS_EMPTY for an edge");
+	t_expect(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, NULL,
+					        MPI_UNWEIGHTED, 0, NULL,
+					        MPI_UNWEIGHTED, (MPI_Info)junk, 0,
+					        &g),
+	         MPI_ERR_INFO, "not an info object");
+	t_expect(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &t_rank, &neg, &one,
+				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_ARG, "negative degree");
+	t_expect(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &t_rank, &one, &bad,
+				       MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g),
+	         MPI_ERR_RANK, "destination = size");
 	CHECK(g == MPI_COMM_NULL, "a failed call made a communicator");
 
 	/* Weights on rank 0 only: every rank fails, none hangs. */
@@ -293,21 +284,21 @@ static void errors(void)
 					     t_rank ? MPI_UNWEIGHTED : MPI_WEIGHTS_EMPTY,
 					     MPI_INFO_NULL, 0, &g);
 	if (t_size > 1)
-		expect(err, MPI_ERR_ARG, "weighted on rank 0 only");
+		t_expect(err, MPI_ERR_ARG, "weighted on rank 0 only");
 	else
 		MPI_OK(MPI_Comm_free(&g));
 
-	expect(MPI_Dist_graph_neighbors_count(MPI_COMM_WORLD, &in, &out,
-					      &weighted),
-	       MPI_ERR_TOPOLOGY, "neighbours of WORLD");
-	expect(MPI_Graph_create(MPI_COMM_WORLD, 1, index, &edge, 0, &g),
-	       MPI_ERR_ARG, "edge outside the graph");
-	expect(MPI_Graph_create(MPI_COMM_WORLD, t_size + 1, index, &edge, 0, &g),
-	       MPI_ERR_TOPOLOGY, "graph larger than the communicator");
+	t_expect(MPI_Dist_graph_neighbors_count(MPI_COMM_WORLD, &in, &out,
+					        &weighted),
+	         MPI_ERR_TOPOLOGY, "neighbours of WORLD");
+	t_expect(MPI_Graph_create(MPI_COMM_WORLD, 1, index, &edge, 0, &g),
+	         MPI_ERR_ARG, "edge outside the graph");
+	t_expect(MPI_Graph_create(MPI_COMM_WORLD, t_size + 1, index, &edge, 0, &g),
+	         MPI_ERR_TOPOLOGY, "graph larger than the communicator");
 	index[0] = 2;
 	index[1] = 1;
-	expect(MPI_Graph_create(MPI_COMM_WORLD, 2, index, &edge, 0, &g),
-	       t_size >= 2 ? MPI_ERR_ARG : MPI_ERR_TOPOLOGY, "decreasing index");
+	t_expect(MPI_Graph_create(MPI_COMM_WORLD, 2, index, &edge, 0, &g),
+	         t_size >= 2 ? MPI_ERR_ARG : MPI_ERR_TOPOLOGY, "decreasing index");
 }
 
 int main(int argc, char **argv)

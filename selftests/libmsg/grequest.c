@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * Generalized requests (src/grequest.c), at MPI_THREAD_MULTIPLE:
  *

@@ -5,19 +5,12 @@
  * limits hold to the character, MPI_INFO_ENV describes the job and
  * cannot be changed, and every bad argument gets its error class;
  * MPI_Info_get_string reports the room a value needs and cuts it to fit.
+ * MPI_INFO_ENV and MPI_Info_create_env (before MPI_Init too, with
+ * arguments, one, or none) hold each key MPI-4.0 lists with its meaning.
  */
+#include <sys/utsname.h>
+
 #include "test.h"
-
-static void expect(int err, int cls, const char *what)
-{
-	char s[MPI_MAX_ERROR_STRING];
-	int c = -1, len = 0;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	MPI_OK(MPI_Error_string(err, s, &len));
-	CHECK(c == cls, "%s: class %d (%s), expected %d", what, c, s, cls);
-}
 
 /* info holds exactly keys[i] = vals[i], i < n, in that order. */
 static void expect_contents(MPI_Info info, int n, const char *const *keys,
@@ -119,15 +112,15 @@ static void get_string(void)
 	CHECK(!flag && len == sizeof(val) && !strcmp(val, "keep"),
 	      "absent key: flag %d, %d", flag, len);
 	len = -1;
-	expect(MPI_Info_get_string(info, "k", &len, val, &flag), MPI_ERR_ARG,
-	       "negative buflen");
+	t_expect(MPI_Info_get_string(info, "k", &len, val, &flag), MPI_ERR_ARG,
+	         "negative buflen");
 	len = 4;
-	expect(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG,
-	       "NULL value with room");
-	expect(MPI_Info_get_string(info, "k", NULL, val, &flag), MPI_ERR_ARG,
-	       "NULL buflen");
-	expect(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, val, &flag),
-	       MPI_ERR_INFO, "MPI_INFO_NULL");
+	t_expect(MPI_Info_get_string(info, "k", &len, NULL, &flag), MPI_ERR_ARG,
+	         "NULL value with room");
+	t_expect(MPI_Info_get_string(info, "k", NULL, val, &flag), MPI_ERR_ARG,
+	         "NULL buflen");
+	t_expect(MPI_Info_get_string(MPI_INFO_NULL, "k", &len, val, &flag),
+	         MPI_ERR_INFO, "MPI_INFO_NULL");
 	MPI_OK(MPI_Info_free(&info));
 }
 
@@ -149,13 +142,13 @@ static void limits(void)
 	CHECK(!strcmp(got, key), "longest key");
 
 	val[MPI_MAX_INFO_VAL - 1] = 'v';
-	expect(MPI_Info_set(info, "k2", val), MPI_ERR_INFO_VALUE,
-	       "value of MPI_MAX_INFO_VAL characters");
+	t_expect(MPI_Info_set(info, "k2", val), MPI_ERR_INFO_VALUE,
+	         "value of MPI_MAX_INFO_VAL characters");
 	key[MPI_MAX_INFO_KEY - 1] = 'k';
-	expect(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY,
-	       "key of MPI_MAX_INFO_KEY characters");
-	expect(MPI_Info_get(info, key, 4, out, &flag), MPI_ERR_INFO_KEY,
-	       "get with a too long key");
+	t_expect(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY,
+	         "key of MPI_MAX_INFO_KEY characters");
+	t_expect(MPI_Info_get(info, key, 4, out, &flag), MPI_ERR_INFO_KEY,
+	         "get with a too long key");
 	MPI_OK(MPI_Info_get_nkeys(info, &n));
 	CHECK(n == 1, "a refused set added a key (%d keys)", n);
 
@@ -184,44 +177,111 @@ static void errors(void)
 	MPI_OK(MPI_Info_create(&info));
 	MPI_OK(MPI_Info_set(info, "x", "1"));
 
-	expect(MPI_Info_set(MPI_INFO_NULL, "x", "1"), MPI_ERR_INFO, "set on NULL");
-	expect(MPI_Info_get(MPI_INFO_NULL, "x", 4, val, &flag), MPI_ERR_INFO,
-	       "get on NULL");
-	expect(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "nkeys on NULL");
-	expect(MPI_Info_dup(MPI_INFO_NULL, &dead), MPI_ERR_INFO, "dup of NULL");
-	expect(MPI_Info_free(&null), MPI_ERR_INFO, "free of MPI_INFO_NULL");
-	expect(MPI_Info_create(NULL), MPI_ERR_ARG, "create into NULL");
-	expect(MPI_Info_free(NULL), MPI_ERR_ARG, "free of NULL");
+	t_expect(MPI_Info_set(MPI_INFO_NULL, "x", "1"), MPI_ERR_INFO, "set on NULL");
+	t_expect(MPI_Info_get(MPI_INFO_NULL, "x", 4, val, &flag), MPI_ERR_INFO,
+	         "get on NULL");
+	t_expect(MPI_Info_get_nkeys(MPI_INFO_NULL, &n), MPI_ERR_INFO, "nkeys on NULL");
+	t_expect(MPI_Info_dup(MPI_INFO_NULL, &dead), MPI_ERR_INFO, "dup of NULL");
+	t_expect(MPI_Info_free(&null), MPI_ERR_INFO, "free of MPI_INFO_NULL");
+	t_expect(MPI_Info_create(NULL), MPI_ERR_ARG, "create into NULL");
+	t_expect(MPI_Info_free(NULL), MPI_ERR_ARG, "free of NULL");
 
-	expect(MPI_Info_set(info, "", "1"), MPI_ERR_INFO_KEY, "empty key");
-	expect(MPI_Info_set(info, NULL, "1"), MPI_ERR_INFO_KEY, "NULL key");
-	expect(MPI_Info_set(info, "y", NULL), MPI_ERR_INFO_VALUE, "NULL value");
-	expect(MPI_Info_delete(info, "y"), MPI_ERR_INFO_NOKEY, "delete absent");
-	expect(MPI_Info_delete(info, "X"), MPI_ERR_INFO_NOKEY, "delete wrong case");
-	expect(MPI_Info_get(info, "x", -1, val, &flag), MPI_ERR_ARG,
-	       "negative valuelen");
-	expect(MPI_Info_get(info, "x", 4, NULL, &flag), MPI_ERR_ARG, "NULL value");
-	expect(MPI_Info_get(info, "x", 4, val, NULL), MPI_ERR_ARG, "NULL flag");
-	expect(MPI_Info_get_valuelen(info, "x", NULL, &flag), MPI_ERR_ARG,
-	       "NULL valuelen");
-	expect(MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG, "nthkey 1 of 1");
-	expect(MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG, "nthkey -1");
-	expect(MPI_Info_get_nkeys(info, NULL), MPI_ERR_ARG, "nkeys NULL");
-	expect(MPI_Info_dup(info, NULL), MPI_ERR_ARG, "dup into NULL");
+	t_expect(MPI_Info_set(info, "", "1"), MPI_ERR_INFO_KEY, "empty key");
+	t_expect(MPI_Info_set(info, NULL, "1"), MPI_ERR_INFO_KEY, "NULL key");
+	t_expect(MPI_Info_set(info, "y", NULL), MPI_ERR_INFO_VALUE, "NULL value");
+	t_expect(MPI_Info_delete(info, "y"), MPI_ERR_INFO_NOKEY, "delete absent");
+	t_expect(MPI_Info_delete(info, "X"), MPI_ERR_INFO_NOKEY, "delete wrong case");
+	t_expect(MPI_Info_get(info, "x", -1, val, &flag), MPI_ERR_ARG,
+	         "negative valuelen");
+	t_expect(MPI_Info_get(info, "x", 4, NULL, &flag), MPI_ERR_ARG, "NULL value");
+	t_expect(MPI_Info_get(info, "x", 4, val, NULL), MPI_ERR_ARG, "NULL flag");
+	t_expect(MPI_Info_get_valuelen(info, "x", NULL, &flag), MPI_ERR_ARG,
+	         "NULL valuelen");
+	t_expect(MPI_Info_get_nthkey(info, 1, key), MPI_ERR_ARG, "nthkey 1 of 1");
+	t_expect(MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG, "nthkey -1");
+	t_expect(MPI_Info_get_nkeys(info, NULL), MPI_ERR_ARG, "nkeys NULL");
+	t_expect(MPI_Info_dup(info, NULL), MPI_ERR_ARG, "dup into NULL");
 
 	/* The error string names the call and the key. */
 	{
 		char s[MPI_MAX_ERROR_STRING];
 		int len;
 
-		expect(MPI_Info_delete(info, "gone"), MPI_ERR_INFO_NOKEY,
-		       "delete gone");
+		t_expect(MPI_Info_delete(info, "gone"), MPI_ERR_INFO_NOKEY,
+		         "delete gone");
 		MPI_OK(MPI_Error_string(MPI_ERR_INFO_NOKEY, s, &len));
 		CHECK(strstr(s, "MPI_Info_delete") && strstr(s, "gone"),
 		      "error string: %s", s);
 	}
 
 	MPI_OK(MPI_Info_free(&info));
+}
+
+/* key's value in info, or NULL. */
+static const char *val_of(MPI_Info info, const char *key)
+{
+	static char v[MPI_MAX_INFO_VAL];
+	int flag = 0;
+
+	MPI_OK(MPI_Info_get(info, key, sizeof(v) - 1, v, &flag));
+	return flag ? v : NULL;
+}
+
+/*
+ * The keys MPI-4.0 (11.4) lists, each with its meaning: command and
+ * argv as given, maxprocs the world's size, host and arch uname's,
+ * wdir the working directory, thread_level the level asked for (none
+ * before MPI_Init); soft and file are never set (mpiexec takes
+ * neither).
+ */
+static void env_keys(MPI_Info info, const char *what, const char *command,
+		     const char *args, int initialized)
+{
+	char cwd[4096];
+	struct utsname u;
+	const char *v;
+
+	CHECK(!uname(&u) && getcwd(cwd, sizeof(cwd)), "uname, getcwd");
+	v = val_of(info, "command");
+	CHECK(v && (command[0] == '*' ? strstr(v, command + 1) != NULL :
+		    !strcmp(v, command)), "%s: command %s", what, v ? v : "(none)");
+	v = val_of(info, "argv");
+	CHECK(args ? v && !strcmp(v, args) : !v, "%s: argv %s, not %s", what,
+	      v ? v : "(none)", args ? args : "(none)");
+	v = val_of(info, "maxprocs");
+	CHECK(v && atoi(v) == t_size, "%s: maxprocs %s, size %d", what,
+	      v ? v : "(none)", t_size);
+	v = val_of(info, "host");
+	CHECK(v && !strcmp(v, u.nodename), "%s: host %s", what, v ? v : "(none)");
+	v = val_of(info, "arch");
+	CHECK(v && !strcmp(v, u.machine), "%s: arch %s", what, v ? v : "(none)");
+	v = val_of(info, "wdir");
+	CHECK(v && !strcmp(v, cwd), "%s: wdir %s", what, v ? v : "(none)");
+	v = val_of(info, "thread_level");
+	CHECK(initialized ? v && !strcmp(v, "MPI_THREAD_SINGLE") : !v,
+	      "%s: thread_level %s", what, v ? v : "(none)");
+	CHECK(!val_of(info, "soft") && !val_of(info, "file"),
+	      "%s: soft or file set", what);
+}
+
+static void create_env(MPI_Info before)
+{
+	char *args[] = { "prog", "-x", "two words", NULL };
+	MPI_Info info;
+
+	env_keys(before, "MPI_Info_create_env before MPI_Init", "*info", NULL, 0);
+	MPI_OK(MPI_Info_free(&before));
+	MPI_OK(MPI_Info_create_env(3, args, &info));
+	env_keys(info, "MPI_Info_create_env(3, ...)", "prog", "-x two words", 1);
+	MPI_OK(MPI_Info_free(&info));
+	MPI_OK(MPI_Info_create_env(1, args, &info));
+	env_keys(info, "MPI_Info_create_env(1, ...)", "prog", NULL, 1);
+	MPI_OK(MPI_Info_free(&info));
+	/* Without arguments: the process's own command line. */
+	MPI_OK(MPI_Info_create_env(0, NULL, &info));
+	env_keys(info, "MPI_Info_create_env(0, NULL)", "*info", NULL, 1);
+	MPI_OK(MPI_Info_free(&info));
+	env_keys(MPI_INFO_ENV, "MPI_INFO_ENV", "*info", NULL, 1);
 }
 
 static void env(void)
@@ -241,9 +301,9 @@ static void env(void)
 	MPI_OK(MPI_Info_get(MPI_INFO_ENV, "wdir", sizeof(val) - 1, val, &flag));
 	CHECK(flag && val[0] == '/', "wdir");
 
-	expect(MPI_Info_set(MPI_INFO_ENV, "x", "1"), MPI_ERR_INFO, "set ENV");
-	expect(MPI_Info_delete(MPI_INFO_ENV, "wdir"), MPI_ERR_INFO, "delete ENV");
-	expect(MPI_Info_free(&info), MPI_ERR_INFO, "free ENV");
+	t_expect(MPI_Info_set(MPI_INFO_ENV, "x", "1"), MPI_ERR_INFO, "set ENV");
+	t_expect(MPI_Info_delete(MPI_INFO_ENV, "wdir"), MPI_ERR_INFO, "delete ENV");
+	t_expect(MPI_Info_free(&info), MPI_ERR_INFO, "free ENV");
 	CHECK(info == MPI_INFO_ENV, "a refused free changed the handle");
 
 	MPI_OK(MPI_Info_dup(MPI_INFO_ENV, &dup));
@@ -260,7 +320,12 @@ static void env(void)
 
 int main(int argc, char **argv)
 {
+	MPI_Info before;
+
+	/* MPI-4.0: info calls work before MPI_Init. */
+	MPI_Info_create_env(argc, argv, &before);
 	t_init(&argc, &argv);
+	create_env(before);
 	basics();
 	limits();
 	errors();

@@ -25,7 +25,7 @@
  *     segments of its data, a vector of more runs than an iovec takes
  *     (MPICHAN_IOV_MAX) packed, one segment, and a sparse vector of
  *     64-byte blocks packed (MPICHAN_IOV=auto: runs too short) or
- *     gathered (MPICHAN_IOV=on; the run script sets it, and off).
+ *     gathered (MPICHAN_IOV=on; iov-setting.sh sets it, and off).
  * The test sets MPICHAN_SPAN_SPARSE to 1 (unless set): no span with a
  * gap is offered, so each of these types is gathered or packed.
  * Ranks 0 and 1 exchange; any others only take part in the barriers.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=kill.sh,sigterm.sh
 /*
  * A rank dies mid-run (`kill`: SIGKILL; `exit`: exit status 3; `abort`:
  * MPI_Abort with 4) while the others wait for messages from it or from
- * anyone.  The driver checks that the launcher says which rank and why,
+ * anyone.  kill.sh checks that the launcher says which rank and why,
  * returns the right status, and that the job ends instead of hanging.
- * `hang`: nobody dies, every rank waits forever (the driver signals
+ * `hang`: nobody dies, every rank waits forever (sigterm.sh signals
  * mpiexec).  Without an argument, nobody dies and the job must succeed.
  */
 #include <signal.h>

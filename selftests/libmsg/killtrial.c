@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain run-by=tools/test/kill-trials
 /*
  * One kill trial: the ranks run the mixed traffic of traffic.h (point-
  * to-point eager and rendezvous, wildcards, nonblocking, collectives
@@ -6,7 +7,7 @@
  * rank, chosen with everything else from the seed, SIGKILLs itself at
  * a point of one iteration: right there, or from a timer that fires a
  * random 0-20 ms later, wherever the rank then is (most often inside a
- * blocking or nonblocking call).  tools/kill-trials runs it and checks
+ * blocking or nonblocking call).  tools/test/kill-trials runs it and checks
  * how the job ends.
  *
  *   killtrial --seed S --dir DIR [--none]

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain run-by=mpmd.sh
 /*
  * Several programs in one job (mpiexec's "a : b" form, MPMD):
  *   mpmd APPNUM COUNTS, e.g. mpiexec -n 2 mpmd 0 2,1 : -n 1 mpmd 1 2,1

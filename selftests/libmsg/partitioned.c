@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * Partitioned communication (libmsg/src/partitioned.c), between rank
  * pairs (r, r ^ 1):

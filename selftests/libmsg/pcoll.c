@@ -11,7 +11,9 @@
  * it returns at once), MPI_Start of an active one and MPI_Request_free
  * of an active one refused, freed when inactive.  Init refusals: a bad
  * root, op, info, a NULL request; a datatype freed after the init
- * makes the start fail with MPI_ERR_TYPE.
+ * makes the start fail with MPI_ERR_TYPE.  Several started in one
+ * order and completed in another on each rank (Wait, Test, Waitany,
+ * Waitsome), a blocking collective between the starts.
  */
 #include "test.h"
 
@@ -348,6 +350,110 @@ static void misuse(void)
 	MPI_OK(MPI_Request_free(&r));
 }
 
+/*
+ * Several persistent collectives started in one order on every rank
+ * and completed in another on each (a rotation by rank, by Wait, Test,
+ * Waitany and Waitsome), with a blocking collective between the
+ * starts: each start is its own operation, so no message may go to
+ * another (sizes differ: a crossing would truncate) and every result
+ * is right.
+ */
+#define NOOO 5
+#define BIG 5000	/* ints: past the eager limit */
+
+static void out_of_order(void)
+{
+	int p = t_size, last = t_size - 1, round, i, k, idx, n, done;
+	int bc[3], sum[7], one = 0, mine[7], *big = malloc(sizeof(int) * BIG);
+	int *all = malloc(sizeof(int) * BIG * (size_t)p);
+	int *a2a_out = malloc(sizeof(int) * 2 * (size_t)p);
+	int *a2a_in = malloc(sizeof(int) * 2 * (size_t)p), idxs[NOOO];
+	MPI_Request r[NOOO];
+
+	CHECK(big && all && a2a_out && a2a_in, "malloc");
+	MPI_OK(MPI_Bcast_init(bc, 3, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL,
+			      &r[0]));
+	MPI_OK(MPI_Allreduce_init(mine, sum, 7, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
+				  MPI_INFO_NULL, &r[1]));
+	MPI_OK(MPI_Gather_init(big, BIG, MPI_INT, all, BIG, MPI_INT, last,
+			       MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]));
+	MPI_OK(MPI_Alltoall_init(a2a_out, 2, MPI_INT, a2a_in, 2, MPI_INT,
+				 MPI_COMM_WORLD, MPI_INFO_NULL, &r[3]));
+	MPI_OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r[4]));
+	for (round = 0; round < 8; round++) {
+		if (t_rank == 0)
+			for (i = 0; i < 3; i++)
+				bc[i] = round * 10 + i;
+		for (i = 0; i < 7; i++)
+			mine[i] = t_rank * i + round;
+		for (i = 0; i < BIG; i++)
+			big[i] = t_rank * BIG + i + round;
+		for (i = 0; i < 2 * p; i++)
+			a2a_out[i] = 1000 * t_rank + i + round;
+		if (round % 2) {
+			MPI_OK(MPI_Startall(NOOO, r));
+		} else {
+			for (i = 0; i < NOOO; i++) {
+				MPI_OK(MPI_Start(&r[i]));
+				if (i == 2)	/* a blocking one in between */
+					MPI_OK(MPI_Allreduce(MPI_IN_PLACE, &one, 1,
+							     MPI_INT, MPI_SUM,
+							     MPI_COMM_WORLD));
+			}
+		}
+		switch (round % 4) {
+		case 0:	/* Wait, from a place that depends on the rank */
+			for (k = 0; k < NOOO; k++)
+				MPI_OK(MPI_Wait(&r[(k + t_rank) % NOOO],
+						MPI_STATUS_IGNORE));
+			break;
+		case 1:	/* Test, backwards */
+			for (k = NOOO - 1; k >= 0; k--) {
+				i = (k + t_rank) % NOOO;
+				done = 0;
+				while (!done)
+					MPI_OK(MPI_Test(&r[i], &done,
+							MPI_STATUS_IGNORE));
+			}
+			break;
+		case 2:	/* Waitany */
+			for (k = 0; k < NOOO; k++)
+				MPI_OK(MPI_Waitany(NOOO, r, &idx,
+						   MPI_STATUS_IGNORE));
+			MPI_OK(MPI_Waitany(NOOO, r, &idx, MPI_STATUS_IGNORE));
+			CHECK(idx == MPI_UNDEFINED, "Waitany: %d still active", idx);
+			break;
+		default:	/* Waitsome */
+			for (k = 0; k < NOOO; k += n)
+				MPI_OK(MPI_Waitsome(NOOO, r, &n, idxs,
+						    MPI_STATUSES_IGNORE));
+			break;
+		}
+		for (i = 0; i < 3; i++)
+			CHECK(bc[i] == round * 10 + i, "round %d: bcast %d", round, i);
+		for (i = 0; i < 7; i++)
+			CHECK(sum[i] == i * p * (p - 1) / 2 + p * round,
+			      "round %d: allreduce %d", round, i);
+		if (t_rank == last)
+			for (k = 0; k < p; k++)
+				for (i = 0; i < BIG; i += 499)
+					CHECK(all[k * BIG + i] == k * BIG + i + round,
+					      "round %d: gathered %d of rank %d",
+					      round, i, k);
+		for (k = 0; k < p; k++)
+			for (i = 0; i < 2; i++)
+				CHECK(a2a_in[2 * k + i] ==
+				      1000 * k + 2 * t_rank + i + round,
+				      "round %d: alltoall from %d", round, k);
+	}
+	for (i = 0; i < NOOO; i++)
+		MPI_OK(MPI_Request_free(&r[i]));
+	free(big);
+	free(all);
+	free(a2a_out);
+	free(a2a_in);
+}
+
 int main(int argc, char **argv)
 {
 	t_init(&argc, &argv);
@@ -356,6 +462,7 @@ int main(int argc, char **argv)
 	reductions();
 	neighbours();
 	misuse();
+	out_of_order();
 	MPI_Finalize();
 	if (t_rank == 0)
 		printf("pcoll: ok (%d ranks)\n", t_size);

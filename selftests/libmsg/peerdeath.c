@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: run-by=peerdeath.sh
 /*
  * What the survivors see when a peer dies (the last rank, SIGKILL),
  * under MPI_ERRORS_RETURN, before the launcher ends them:
@@ -17,7 +18,7 @@
  *     with a truncated receive and no statuses, MPI_ERR_IN_STATUS.
  * The survivors then meet in a barrier on the communicator without the
  * dead rank, each prints "peerdeath: rank R ok" and waits for the
- * launcher's SIGTERM (blocked, so the checks finish first); the driver
+ * launcher's SIGTERM (blocked, so the checks finish first); peerdeath.sh
  * counts those lines and checks that the launcher named the victim.
  */
 #include "death.h"
@@ -25,11 +26,6 @@
 #define TAG_EARLY	5	/* rank 1 to rank 0 before the death */
 #define TAG_NEVER	7	/* only the victim could have sent these */
 #define TAG_TRUNC	9	/* two ints to oneself, received as one */
-
-static void expect_failed(int err, const char *what)
-{
-	T_EXPECT(err, MPI_ERR_PROC_FAILED, "%s", what);
-}
 
 /* Two receives from the dead rank, posted at once. */
 static void post_two(MPI_Request r[2], int b[2], int victim)
@@ -48,10 +44,10 @@ static void all_failed(int victim)
 	MPI_Status st[2];
 
 	post_two(r, b, victim);
-	expect_failed(MPI_Waitall(2, r, MPI_STATUSES_IGNORE),
+	t_proc_failed(MPI_Waitall(2, r, MPI_STATUSES_IGNORE), 0,
 		      "MPI_Waitall, statuses ignored");
 	post_two(r, b, victim);
-	expect_failed(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE),
+	t_proc_failed(MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE), 0,
 		      "MPI_Testall, statuses ignored");
 	CHECK(flag == 1, "MPI_Testall flag %d", flag);
 	post_two(r, b, victim);
@@ -96,20 +92,20 @@ int main(int argc, char **argv)
 		raise(SIGKILL);
 
 	/* Posted now, most likely before the death is known: must not hang. */
-	expect_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
-			       MPI_COMM_WORLD, &st), "blocking wildcard receive");
-	expect_failed(MPI_Wait(&early, &st), "wildcard MPI_Irecv, then MPI_Wait");
+	t_proc_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), 0, "blocking wildcard receive");
+	t_proc_failed(MPI_Wait(&early, &st), 0, "wildcard MPI_Irecv, then MPI_Wait");
 	CHECK(early == MPI_REQUEST_NULL, "failed request not freed");
-	expect_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
-			       MPI_COMM_WORLD, &st), "wildcard receive afterwards");
-	expect_failed(MPI_Probe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD, &st),
+	t_proc_failed(MPI_Recv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), 0, "wildcard receive afterwards");
+	t_proc_failed(MPI_Probe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD, &st), 0,
 		      "wildcard MPI_Probe");
-	expect_failed(MPI_Iprobe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD,
-				 &flag, &st), "wildcard MPI_Iprobe");
+	t_proc_failed(MPI_Iprobe(MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD,
+				 &flag, &st), 0, "wildcard MPI_Iprobe");
 	CHECK(flag == 0, "MPI_Iprobe flag %d", flag);
-	expect_failed(MPI_Recv(&buf, 1, MPI_INT, victim, TAG_NEVER,
-			       MPI_COMM_WORLD, &st), "receive from the dead rank");
-	expect_failed(MPI_Probe(victim, TAG_NEVER, MPI_COMM_WORLD, &st),
+	t_proc_failed(MPI_Recv(&buf, 1, MPI_INT, victim, TAG_NEVER,
+			       MPI_COMM_WORLD, &st), 0, "receive from the dead rank");
+	t_proc_failed(MPI_Probe(victim, TAG_NEVER, MPI_COMM_WORLD, &st), 0,
 		      "MPI_Probe of the dead rank");
 	all_failed(victim);
 

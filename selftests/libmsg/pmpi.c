@@ -9,6 +9,8 @@
  * copies attributes through the program's callback, which itself makes
  * MPI calls that are the program's).
  *
+ * libmsg-test: builds=plain run-by=pmpi.sh
+ *
  * Without a profiler the program says so and exits 77 (skipped): the
  * counts are what it checks.
  */

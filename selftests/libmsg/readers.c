@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * Queries without the library lock (src/thread.c): at
  * MPI_THREAD_MULTIPLE, MPI_Comm_size, _rank and _test_inter,

@@ -7,7 +7,9 @@
  * integers and bools, complex SUM and PROD, MINLOC/MAXLOC ties); every
  * pair MPI does not define is refused with MPI_ERR_OP; REPLACE and
  * NO_OP; user ops, commutative and not (2x2 matrix products show the
- * operand order); Op_free and Op_commutative; bad arguments.
+ * operand order); Op_free and Op_commutative; bad arguments.  The C++
+ * types (MPI_CXX_BOOL logical, MPI_CXX_*_COMPLEX complex) among them;
+ * every type's size, extent and name.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -82,6 +84,11 @@ static const struct type types[] = {
 	CPLX_T(MPI_C_FLOAT_COMPLEX, float complex, R_FLOAT),
 	CPLX_T(MPI_C_DOUBLE_COMPLEX, double complex, R_DOUBLE),
 	CPLX_T(MPI_C_LONG_DOUBLE_COMPLEX, long double complex, R_LDOUBLE),
+	/* C++'s: the same bytes (std::complex<T> is T[2], bool a byte). */
+	{ MPI_CXX_BOOL, "MPI_CXX_BOOL", G_LOGICAL, K_BOOL, sizeof(bool), 0, -1, 0, 0 },
+	CPLX_T(MPI_CXX_FLOAT_COMPLEX, float complex, R_FLOAT),
+	CPLX_T(MPI_CXX_DOUBLE_COMPLEX, double complex, R_DOUBLE),
+	CPLX_T(MPI_CXX_LONG_DOUBLE_COMPLEX, long double complex, R_LDOUBLE),
 	PAIR_T(MPI_FLOAT_INT, struct p_float, 0, R_FLOAT),
 	PAIR_T(MPI_DOUBLE_INT, struct p_double, 0, R_DOUBLE),
 	PAIR_T(MPI_LONG_INT, struct p_long, 1, -1),
@@ -417,17 +424,6 @@ static void dump(const char *what, const struct type *t, const void *p)
 
 /* ---- Predefined ops ------------------------------------------------------------ */
 
-static void expect_class(int err, int cls, const char *what)
-{
-	char s[MPI_MAX_ERROR_STRING];
-	int c = -1, len;
-
-	CHECK(err != MPI_SUCCESS, "%s succeeded", what);
-	MPI_OK(MPI_Error_class(err, &c));
-	MPI_OK(MPI_Error_string(err, s, &len));
-	CHECK(c == cls, "%s: class %d (%s), expected %d", what, c, s, cls);
-}
-
 /* One (op, type) pair on n elements: the result, or the refusal. */
 static void check_pair(int op, const struct type *t, int n)
 {
@@ -444,7 +440,7 @@ static void check_pair(int op, const struct type *t, int n)
 	memcpy(want, io, bytes);
 	err = MPI_Reduce_local(in, io, n, t->dt, ops[op].op);
 	if (!allowed(op, t->group)) {
-		expect_class(err, MPI_ERR_OP, ops[op].name);
+		t_expect(err, MPI_ERR_OP, ops[op].name);
 		MPI_OK(MPI_Error_string(err, s, &len));
 		CHECK(strstr(s, ops[op].name) && strstr(s, t->name),
 		      "%s on %s: message \"%s\" names neither", ops[op].name,
@@ -489,10 +485,27 @@ static int check_predefined(void)
 	static const int counts[] = { 1, 2, 17, 130 };
 	int op, ti, c, size, commute, pairs = 0;
 
+	MPI_Aint lb, extent;
+
+	/*
+	 * The extent is the C layout's; a pair's size its two members'
+	 * (MPI_DOUBLE_INT: 12 of 16 bytes), as a struct type of them has.
+	 */
 	for (ti = 0; ti < NTYPES; ti++) {
-		MPI_OK(MPI_Type_size(types[ti].dt, &size));
-		CHECK((size_t)size == types[ti].size, "%s: size %d, layout %zu",
-		      types[ti].name, size, types[ti].size);
+		const struct type *t = &types[ti];
+		size_t want = t->kind == K_PAIR ? t->vsize + sizeof(int) : t->size;
+
+		char name[MPI_MAX_OBJECT_NAME];
+		int len;
+
+		MPI_OK(MPI_Type_get_name(t->dt, name, &len));
+		CHECK(!strcmp(name, t->name), "%s is named %s", t->name, name);
+		MPI_OK(MPI_Type_size(t->dt, &size));
+		MPI_OK(MPI_Type_get_extent(t->dt, &lb, &extent));
+		CHECK((size_t)size == want && lb == 0 &&
+		      (size_t)extent == t->size,
+		      "%s: size %d, extent %ld; the layout says %zu, %zu",
+		      t->name, size, (long)extent, want, t->size);
 	}
 	for (op = 0; op < NOPS; op++) {
 		MPI_OK(MPI_Op_commutative(ops[op].op, &commute));
@@ -590,26 +603,26 @@ static void check_user_ops(void)
 	/* Free: the handle becomes MPI_OP_NULL and is then refused. */
 	MPI_OK(MPI_Op_free(&sum));
 	CHECK(sum == MPI_OP_NULL, "Op_free did not clear the handle");
-	expect_class(MPI_Op_free(&sum), MPI_ERR_OP, "Op_free(MPI_OP_NULL)");
-	expect_class(MPI_Reduce_local(in, io, N, MPI_INT, sum), MPI_ERR_OP,
-		     "Reduce_local with a freed op");
+	t_expect(MPI_Op_free(&sum), MPI_ERR_OP, "Op_free(MPI_OP_NULL)");
+	t_expect(MPI_Reduce_local(in, io, N, MPI_INT, sum), MPI_ERR_OP,
+		 "Reduce_local with a freed op");
 	MPI_OK(MPI_Op_free(&mat));
 	CHECK(mat == MPI_OP_NULL, "Op_free did not clear the handle");
 
 	/* Predefined ops cannot be freed. */
 	keep = MPI_SUM;
-	expect_class(MPI_Op_free(&keep), MPI_ERR_OP, "Op_free(MPI_SUM)");
+	t_expect(MPI_Op_free(&keep), MPI_ERR_OP, "Op_free(MPI_SUM)");
 	CHECK(keep == MPI_SUM, "failed Op_free changed the handle");
 
-	expect_class(MPI_Op_create(NULL, 1, &keep), MPI_ERR_ARG,
-		     "Op_create without a function");
-	expect_class(MPI_Op_create(user_sum, 1, NULL), MPI_ERR_ARG,
-		     "Op_create without a handle");
-	expect_class(MPI_Op_free(NULL), MPI_ERR_ARG, "Op_free(NULL)");
-	expect_class(MPI_Op_commutative(MPI_OP_NULL, &commute), MPI_ERR_OP,
-		     "Op_commutative(MPI_OP_NULL)");
-	expect_class(MPI_Op_commutative(MPI_SUM, NULL), MPI_ERR_ARG,
-		     "Op_commutative without a result");
+	t_expect(MPI_Op_create(NULL, 1, &keep), MPI_ERR_ARG,
+		 "Op_create without a function");
+	t_expect(MPI_Op_create(user_sum, 1, NULL), MPI_ERR_ARG,
+		 "Op_create without a handle");
+	t_expect(MPI_Op_free(NULL), MPI_ERR_ARG, "Op_free(NULL)");
+	t_expect(MPI_Op_commutative(MPI_OP_NULL, &commute), MPI_ERR_OP,
+		 "Op_commutative(MPI_OP_NULL)");
+	t_expect(MPI_Op_commutative(MPI_SUM, NULL), MPI_ERR_ARG,
+		 "Op_commutative without a result");
 
 	/* Many ops live at once, freed in another order (leaks: ASan). */
 	{
@@ -637,26 +650,26 @@ static void check_arguments(void)
 	int a[4] = { 1, 2, 3, 4 }, b[4] = { 5, 6, 7, 8 };
 	uint64_t junk[16] = { 0 };	/* neither an op nor a type */
 
-	expect_class(MPI_Reduce_local(a, b, -1, MPI_INT, MPI_SUM),
-		     MPI_ERR_COUNT, "count -1");
-	expect_class(MPI_Reduce_local(a, b, -1, MPI_DATATYPE_NULL, MPI_OP_NULL),
-		     MPI_ERR_COUNT, "count first");
-	expect_class(MPI_Reduce_local(a, b, 4, MPI_DATATYPE_NULL, MPI_SUM),
-		     MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
-	expect_class(MPI_Reduce_local(a, b, 4, (MPI_Datatype)junk, MPI_SUM),
-		     MPI_ERR_TYPE, "a bogus datatype");
-	expect_class(MPI_Reduce_local(a, b, 4, MPI_DATATYPE_NULL, MPI_OP_NULL),
-		     MPI_ERR_TYPE, "type before op");
-	expect_class(MPI_Reduce_local(a, b, 4, MPI_INT, MPI_OP_NULL),
-		     MPI_ERR_OP, "MPI_OP_NULL");
-	expect_class(MPI_Reduce_local(a, b, 4, MPI_INT, (MPI_Op)junk),
-		     MPI_ERR_OP, "a bogus op");
-	expect_class(MPI_Reduce_local(NULL, b, 4, MPI_INT, MPI_SUM),
-		     MPI_ERR_BUFFER, "NULL inbuf");
-	expect_class(MPI_Reduce_local(a, NULL, 4, MPI_INT, MPI_SUM),
-		     MPI_ERR_BUFFER, "NULL inoutbuf");
-	expect_class(MPI_Reduce_local(MPI_IN_PLACE, b, 4, MPI_INT, MPI_SUM),
-		     MPI_ERR_BUFFER, "MPI_IN_PLACE");
+	t_expect(MPI_Reduce_local(a, b, -1, MPI_INT, MPI_SUM),
+		 MPI_ERR_COUNT, "count -1");
+	t_expect(MPI_Reduce_local(a, b, -1, MPI_DATATYPE_NULL, MPI_OP_NULL),
+		 MPI_ERR_COUNT, "count first");
+	t_expect(MPI_Reduce_local(a, b, 4, MPI_DATATYPE_NULL, MPI_SUM),
+		 MPI_ERR_TYPE, "MPI_DATATYPE_NULL");
+	t_expect(MPI_Reduce_local(a, b, 4, (MPI_Datatype)junk, MPI_SUM),
+		 MPI_ERR_TYPE, "a bogus datatype");
+	t_expect(MPI_Reduce_local(a, b, 4, MPI_DATATYPE_NULL, MPI_OP_NULL),
+		 MPI_ERR_TYPE, "type before op");
+	t_expect(MPI_Reduce_local(a, b, 4, MPI_INT, MPI_OP_NULL),
+		 MPI_ERR_OP, "MPI_OP_NULL");
+	t_expect(MPI_Reduce_local(a, b, 4, MPI_INT, (MPI_Op)junk),
+		 MPI_ERR_OP, "a bogus op");
+	t_expect(MPI_Reduce_local(NULL, b, 4, MPI_INT, MPI_SUM),
+		 MPI_ERR_BUFFER, "NULL inbuf");
+	t_expect(MPI_Reduce_local(a, NULL, 4, MPI_INT, MPI_SUM),
+		 MPI_ERR_BUFFER, "NULL inoutbuf");
+	t_expect(MPI_Reduce_local(MPI_IN_PLACE, b, 4, MPI_INT, MPI_SUM),
+		 MPI_ERR_BUFFER, "MPI_IN_PLACE");
 	CHECK(b[0] == 5 && b[3] == 8, "a refused call wrote");
 	MPI_OK(MPI_Reduce_local(NULL, NULL, 0, MPI_INT, MPI_SUM));
 	MPI_OK(MPI_Reduce_local(a, b, 0, MPI_INT, MPI_SUM));

@@ -27,14 +27,6 @@ static void on_error(MPI_Session *s, int *code, ...)
 	seen_calls++;
 }
 
-static int cls(int err)
-{
-	int c = -1;
-
-	MPI_Error_class(err, &c);
-	return c;
-}
-
 static void psets(MPI_Session s)
 {
 	char name[MPI_MAX_PSET_NAME_LEN], cut[5], v[32];
@@ -66,11 +58,11 @@ static void psets(MPI_Session s)
 	CHECK(strlen(cut) == sizeof(cut) - 1 && len > (int)sizeof(cut),
 	      "cut name \"%s\", length %d", cut, len);
 	/* The session's handler returns: the errors come back. */
-	CHECK(cls(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 2, &len, name)) ==
+	CHECK(t_class(MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 2, &len, name)) ==
 	      MPI_ERR_ARG, "a third process set");
-	CHECK(cls(MPI_Session_get_pset_info(s, "mpi://nowhere", &info)) ==
+	CHECK(t_class(MPI_Session_get_pset_info(s, "mpi://nowhere", &info)) ==
 	      MPI_ERR_ARG, "an unknown process set");
-	CHECK(cls(MPI_Session_get_num_psets(s, (MPI_Info)&n, &n)) ==
+	CHECK(t_class(MPI_Session_get_num_psets(s, (MPI_Info)&n, &n)) ==
 	      MPI_ERR_INFO, "a bad info object");
 }
 
@@ -139,7 +131,7 @@ static void errors(MPI_Session s, MPI_Group world)
 	CHECK(got == h, "get_errhandler gave another handler");
 	MPI_OK(MPI_Errhandler_free(&got));
 	err = MPI_Group_from_session_pset(s, "mpi://elsewhere", &none);
-	CHECK(cls(err) == MPI_ERR_ARG, "an unknown process set: %d", err);
+	CHECK(t_class(err) == MPI_ERR_ARG, "an unknown process set: %d", err);
 	CHECK(seen_calls == 1 && seen_session == s && seen_code == err,
 	      "handler: %d calls, code %d", seen_calls, seen_code);
 	MPI_OK(MPI_Session_call_errhandler(s, MPI_ERR_OTHER));
@@ -147,25 +139,25 @@ static void errors(MPI_Session s, MPI_Group world)
 	      "call_errhandler: %d calls, code %d", seen_calls, seen_code);
 	MPI_OK(MPI_Errhandler_free(&h));
 	MPI_OK(MPI_Session_set_errhandler(s, MPI_ERRORS_RETURN));
-	CHECK(cls(MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL)) ==
+	CHECK(t_class(MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL)) ==
 	      MPI_ERR_ARG, "a null handler set");
 
 	/* from_group's errors go to its own handler (returning here). */
 	c = (MPI_Comm)&c;
 	err = MPI_Comm_create_from_group(world, NULL, MPI_INFO_NULL,
 					 MPI_ERRORS_RETURN, &c);
-	CHECK(cls(err) == MPI_ERR_ARG, "a NULL stringtag: %d", err);
+	CHECK(t_class(err) == MPI_ERR_ARG, "a NULL stringtag: %d", err);
 	err = MPI_Comm_create_from_group(MPI_GROUP_NULL, "x", MPI_INFO_NULL,
 					 MPI_ERRORS_RETURN, &c);
-	CHECK(cls(err) == MPI_ERR_GROUP, "MPI_GROUP_NULL: %d", err);
+	CHECK(t_class(err) == MPI_ERR_GROUP, "MPI_GROUP_NULL: %d", err);
 	err = MPI_Comm_create_from_group(MPI_GROUP_EMPTY, "x", MPI_INFO_NULL,
 					 MPI_ERRORS_RETURN, &c);
-	CHECK(cls(err) == MPI_ERR_GROUP && c == MPI_COMM_NULL,
+	CHECK(t_class(err) == MPI_ERR_GROUP && c == MPI_COMM_NULL,
 	      "a group without this process: %d", err);
 	err = MPI_Intercomm_create_from_groups(world, 0, world, 0, "x",
 					       MPI_INFO_NULL,
 					       MPI_ERRORS_RETURN, &c);
-	CHECK(cls(err) == MPI_ERR_UNSUPPORTED_OPERATION && c == MPI_COMM_NULL,
+	CHECK(t_class(err) == MPI_ERR_UNSUPPORTED_OPERATION && c == MPI_COMM_NULL,
 	      "an intercommunicator: %d", err);
 }
 
@@ -244,7 +236,7 @@ int main(void)
 	/* The job is left: no joining it again. */
 	MPI_OK(MPI_Finalized(&flag));
 	CHECK(!flag, "sessions made MPI_Finalized true");
-	CHECK(cls(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s)) ==
+	CHECK(t_class(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s)) ==
 	      MPI_ERR_OTHER, "a session after the job was left");
 	return 0;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * MPI_Init and a session in one program (libmsg/src/session.c):
  *   - a session asking for MPI_THREAD_MULTIPLE raises the level MPI_Init

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain run-by=tools/test/soak
 /*
  * The soak: the mixed traffic of traffic.h (point-to-point eager and
  * rendezvous, wildcards, blocking and nonblocking collectives, every

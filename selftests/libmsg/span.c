@@ -19,7 +19,7 @@
  *     (this test sets MPICHAN_WINDOW to 4 MiB unless it is set) is
  *     gathered by the module, a segment per block (rndv_iov.c); with
  *     MPICHAN_SPAN_SPARSE set, the 8-times one is packed below 8 and the
- *     64-times one offered from 64 (the run script sets 4 and 64);
+ *     64-times one offered from 64 (span-sparse.sh sets 4 and 64);
  *   - a gap that is not readable memory (PROT_NONE): the module will
  *     not pin that span, so it gathers the two blocks alone (debugfs:
  *     the data's length in 2 segments); over the fallback the receiver

@@ -2,7 +2,10 @@
 /*
  * test.h: helpers for the MPI-level tests.  A test program exits 0 when
  * every check held; a failed check prints where and why, then aborts
- * the job (so the launcher reports the failure).
+ * the job with 1 (so the launcher reports the failure); a test that
+ * cannot run here exits 77 with the reason (T_SKIP).  What a test needs
+ * from the runner (rank counts, builds, modes) is in its marker line:
+ * see ./list.
  */
 #ifndef LIBMSG_TEST_H
 #define LIBMSG_TEST_H
@@ -103,15 +106,44 @@ static inline int t_partner(void)
 	return p < t_size ? p : t_rank;
 }
 
+/*
+ * This process skips the test: "SKIP: why" on stderr, exit status 77.
+ * Every rank that finds it cannot run skips; the launcher ends the
+ * others and returns 77.
+ */
+#define T_SKIP(...) do {						\
+	fprintf(stderr, "SKIP: " __VA_ARGS__);				\
+	fputc('\n', stderr);						\
+	exit(77);							\
+} while (0)
+
 /* err must be an error of class cls (the call failed for that reason). */
 #define T_EXPECT(err, cls, ...) do {					\
-	int _te = (err), _tc = -1;					\
-	char _tw[200];							\
+	int _te = (err), _tc = -1, _tl = 0;				\
+	char _tw[200], _ts[MPI_MAX_ERROR_STRING] = "";			\
 	snprintf(_tw, sizeof(_tw), __VA_ARGS__);			\
 	CHECK(_te != MPI_SUCCESS, "%s succeeded", _tw);			\
 	MPI_OK(MPI_Error_class(_te, &_tc));				\
-	CHECK(_tc == (cls), "%s: class %d, expected %d", _tw, _tc, (cls)); \
+	if (_tc != (cls))						\
+		MPI_Error_string(_te, _ts, &_tl);			\
+	CHECK(_tc == (cls), "%s: class %d (%s), expected %d", _tw, _tc,	\
+	      _ts, (cls));						\
 } while (0)
+
+/* The same, the call named by a string. */
+static inline void t_expect(int err, int cls, const char *what)
+{
+	T_EXPECT(err, cls, "%s", what);
+}
+
+/* err's error class (-1 when it has none). */
+static inline int t_class(int err)
+{
+	int c = -1;
+
+	MPI_Error_class(err, &c);
+	return c;
+}
 
 static inline int t_done(void)
 {

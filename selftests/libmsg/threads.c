@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// libmsg-test: builds=plain,asan,tsan
 /*
  * MPI_THREAD_MULTIPLE: four threads per rank call the library at once.
  * Thread t exchanges messages with thread t of every rank (itself

@@ -5,7 +5,8 @@
  * delete callback runs); MPI_Type_dup runs the copy callbacks (a value
  * of its own, MPI_TYPE_DUP_FN's shared one, MPI_TYPE_NULL_COPY_FN's
  * none); MPI_Type_free runs the delete callbacks, newest first; a
- * keyval freed while attributes use it keeps their callbacks; a
+ * keyval freed while attributes use it keeps their callbacks and can
+ * still get, set and delete them by its number; a
  * predefined type holds attributes too.  Refusals: a communicator's
  * keyval on a type and a type's on a communicator, a freed keyval, a
  * bad type (each MPI_ERR_KEYVAL or MPI_ERR_TYPE); a failing copy
@@ -52,7 +53,7 @@ static long get(MPI_Datatype t, int kv, int *flag)
 int main(int argc, char **argv)
 {
 	MPI_Datatype v, d, d2, fresh;
-	int kv, kdup, knull, kcomm, flag, err, ints[4] = { 0 };
+	int kv, kdup, knull, kcomm, ksaved, flag, err, ints[4] = { 0 };
 	long x;
 
 	t_init(&argc, &argv);
@@ -107,10 +108,28 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Free: deletes run, newest first; a freed keyval still counts. */
+	/*
+	 * Free: deletes run, newest first; a freed keyval still counts,
+	 * and its attributes can still be read, set and deleted by its
+	 * number until the last goes (MPI-3.1 6.7.2).
+	 */
 	deletes = 0;
+	ksaved = kdup;
 	MPI_OK(MPI_Type_free_keyval(&kdup));
 	CHECK(kdup == MPI_KEYVAL_INVALID, "keyval not reset");
+	x = get(d, ksaved, &flag);
+	CHECK(flag && x == 4, "get after the keyval's free: %ld", x);
+	MPI_OK(MPI_Type_set_attr(MPI_FLOAT, ksaved, (void *)9L));
+	x = get(MPI_FLOAT, ksaved, &flag);
+	CHECK(flag && x == 9, "set after the keyval's free: %ld", x);
+	MPI_OK(MPI_Type_delete_attr(MPI_FLOAT, ksaved));
+	CHECK(deletes == 1 && deleted[0] == 9, "delete after the free: %d",
+	      deletes);
+	MPI_OK(MPI_Type_dup(d, &d2));	/* its copy callback still runs */
+	x = get(d2, ksaved, &flag);
+	CHECK(flag && x == 4, "dup after the keyval's free: %ld", x);
+	MPI_OK(MPI_Type_free(&d2));
+	deletes = 0;
 	MPI_OK(MPI_Type_free(&d));
 	CHECK(deletes == 2 && deleted[0] == 4 && deleted[1] == 1003,
 	      "free: %d deletes (%ld, %ld)", deletes, deleted[0], deleted[1]);

@@ -66,7 +66,7 @@ static int attach_fn(void *p)
 {
 	struct attach_arg *a = p;
 	struct mc_job job = *a->job;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	int ret;
 
 	if (a->wrong_secret)
@@ -75,7 +75,7 @@ static int attach_fn(void *p)
 	if (ret)
 		return -ret;
 	/* Attached: the mapping shows it. */
-	CHILD_CHECK(mpichan_rank_ctl(&ep, a->rank)->pid == (__u32)getpid());
+	CHILD_CHECK(mcr_rank_ctl(&ep, a->rank)->pid == (__u32)getpid());
 	mc_ep_close(&ep);
 	return 0;
 }

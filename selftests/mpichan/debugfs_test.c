@@ -10,7 +10,7 @@
 
 FIXTURE(dbg) {
 	struct mc_job job;
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 };
 
 FIXTURE_SETUP(dbg)
@@ -220,12 +220,12 @@ TEST_F(dbg, state_ring_lines)
 
 	/* 100 bytes + the 16-byte header: two cells each. */
 	for (i = 0; i < 5; i++)
-		ASSERT_EQ(0, mpichan_ring_send(&self->e[0], 1, MPICHAN_MSG_DATA,
+		ASSERT_EQ(0, mcr_send(&self->e[0], 1, MPICHAN_MSG_DATA,
 					       i, 0, payload, 100));
 	for (i = 0; i < 2; i++) {
-		m = mpichan_ring_peek(&self->e[1], 0, &err);
+		m = mcr_peek(&self->e[1], 0, &err);
 		ASSERT_NE(NULL, m);
-		mpichan_ring_consume(&self->e[1], 0, m);
+		mcr_consume(&self->e[1], 0, m);
 	}
 	ASSERT_EQ(0, mc_job_state(self->job.id, &s));
 	EXPECT_EQ(1, s.nring_lines);
@@ -239,9 +239,9 @@ TEST_F(dbg, state_ring_lines)
 	EXPECT_EQ(NULL, mc_state_ring(&s, 1, 0));
 
 	/* A ring in the other direction and one to a third rank. */
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[1], 0, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[1], 0, MPICHAN_MSG_DATA, 0, 0,
 				       payload, 1));
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[1], 2, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[1], 2, MPICHAN_MSG_DATA, 0, 0,
 				       payload, 60));
 	ASSERT_EQ(0, mc_job_state(self->job.id, &s));
 	EXPECT_EQ(3, s.nring_lines);
@@ -338,10 +338,10 @@ TEST_F(dbg, stats_follow_jobs_and_ranks)
 	EXPECT_EQ(ranks0 + 2, mc_stat("ranks"));
 	/* Mapping allocates nothing more than attach did ... */
 	pages2 = mc_stat("ring_pages");
-	(void)mpichan_hdr(&self->e[0])->magic;
+	(void)mcr_hdr(&self->e[0])->magic;
 	EXPECT_EQ(pages2, mc_stat("ring_pages"));
 	/* ... touching a ring does: its control page and a cell page. */
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[0], 1, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[0], 1, MPICHAN_MSG_DATA, 0, 0,
 				       "x", 1));
 	EXPECT_EQ(pages2 + 2, mc_stat("ring_pages"));
 	/* Only the pages touched: a 64 KiB ring is 16 pages. */

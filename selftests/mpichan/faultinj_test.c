@@ -24,7 +24,7 @@
 struct fi_state {
 	int own, fd[2];
 	struct mpichan_job_create c;
-	struct mpichan_ep ep[2];
+	struct mcr_ep ep[2];
 	unsigned char *win;
 	unsigned char *buf;
 	__u64 handle;
@@ -173,11 +173,11 @@ static int fi_step(struct fi_state *s, int step)
 		s->fd[i] = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
 		if (s->fd[i] < 0)
 			return -errno;
-		return mpichan_ep_attach(&s->ep[i], s->fd[i], s->c.job_id,
+		return mcr_attach(&s->ep[i], s->fd[i], s->c.job_id,
 					 s->c.secret, i);
 	case 4:
 		/* Ring pages come on first touch. */
-		return mpichan_ring_send(&s->ep[0], 1, MPICHAN_MSG_DATA, 1, 0,
+		return mcr_send(&s->ep[0], 1, MPICHAN_MSG_DATA, 1, 0,
 					 "x", 1);
 	case 5:
 		p = mmap(NULL, 64 * FI_PAGE, PROT_READ, MAP_SHARED, s->fd[1],
@@ -257,8 +257,8 @@ static void fi_cleanup(struct fi_state *s)
 		munmap(s->rmap, 4 * FI_PAGE);
 	if (s->win)
 		munmap(s->win, 64 * FI_PAGE);
-	mpichan_ep_detach(&s->ep[0]);
-	mpichan_ep_detach(&s->ep[1]);
+	mcr_detach(&s->ep[0]);
+	mcr_detach(&s->ep[1]);
 	if (s->fd[0] >= 0)
 		close(s->fd[0]);
 	if (s->fd[1] >= 0)

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <linux/mpichan.h>
 
-#include "mpichan_ring.h"
+#include "mcr.h"
 
 #define MC_DEBUGFS	"/sys/kernel/debug/mpichan"
 #define MC_NOBODY	65534
@@ -156,7 +156,7 @@ static inline int mc_attach_fd(int fd, const struct mc_job *job, __u32 rank,
 }
 
 /* Open a new fd, attach it as rank and map the job: 0 or -errno. */
-static inline int mc_ep_open(struct mpichan_ep *ep, const struct mc_job *job,
+static inline int mc_ep_open(struct mcr_ep *ep, const struct mc_job *job,
 			     __u32 rank)
 {
 	int fd = mc_open(), ret;
@@ -165,7 +165,7 @@ static inline int mc_ep_open(struct mpichan_ep *ep, const struct mc_job *job,
 	ep->fd = -1;
 	if (fd < 0)
 		return -errno;
-	ret = mpichan_ep_attach(ep, fd, job->id, job->secret, rank);
+	ret = mcr_attach(ep, fd, job->id, job->secret, rank);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -174,9 +174,9 @@ static inline int mc_ep_open(struct mpichan_ep *ep, const struct mc_job *job,
 }
 
 /* Unmap and close: the rank leaves (as a death unless it FINISHed). */
-static inline void mc_ep_close(struct mpichan_ep *ep)
+static inline void mc_ep_close(struct mcr_ep *ep)
 {
-	mpichan_ep_detach(ep);
+	mcr_detach(ep);
 	if (ep->fd >= 0)
 		close(ep->fd);
 	ep->fd = -1;
@@ -279,10 +279,10 @@ static inline void mc_child_init(struct mc_child *c)
  */
 static inline int mc_child_start(struct mc_child *c, const struct mc_job *job,
 				 uint32_t rank,
-				 uint64_t (*fn)(struct mpichan_ep *e, void *arg),
+				 uint64_t (*fn)(struct mcr_ep *e, void *arg),
 				 void *arg)
 {
-	struct mpichan_ep e;
+	struct mcr_ep e;
 	uint64_t v;
 
 	if (c->pipe[0] < 0 && pipe(c->pipe))
@@ -601,7 +601,7 @@ static inline int mc_check(const unsigned char *buf, uint32_t seq,
 }
 
 /* Blocking receive of the next message from src into buf: 0 or -errno. */
-static inline int mc_recv_msg(const struct mpichan_ep *ep, uint32_t src,
+static inline int mc_recv_msg(const struct mcr_ep *ep, uint32_t src,
 			      struct mpichan_msg *hdr, void *buf, size_t size,
 			      int64_t timeout_ns)
 {
@@ -609,12 +609,12 @@ static inline int mc_recv_msg(const struct mpichan_ep *ep, uint32_t src,
 	int err, ret;
 
 	for (;;) {
-		m = mpichan_ring_peek(ep, src, &err);
+		m = mcr_peek(ep, src, &err);
 		if (err)
 			return err;
 		if (m)
 			break;
-		ret = mpichan_sleep(ep, timeout_ns, (int32_t)src);
+		ret = mcr_sleep(ep, timeout_ns, (int32_t)src);
 		if (ret)
 			return ret;
 	}
@@ -622,30 +622,30 @@ static inline int mc_recv_msg(const struct mpichan_ep *ep, uint32_t src,
 	if (m->len > size)
 		return -EMSGSIZE;
 	memcpy(buf, m + 1, m->len);
-	mpichan_ring_consume(ep, src, m);
+	mcr_consume(ep, src, m);
 	return 0;
 }
 
 /* Blocking send (sleeps while the ring is full), then notify. */
-static inline int mc_send_msg(const struct mpichan_ep *ep, uint32_t dst,
+static inline int mc_send_msg(const struct mcr_ep *ep, uint32_t dst,
 			      int32_t tag, const void *buf, uint32_t len,
 			      int64_t timeout_ns)
 {
 	int ret;
 
 	for (;;) {
-		ret = mpichan_ring_send(ep, dst, MPICHAN_MSG_DATA, tag, 0, buf,
+		ret = mcr_send(ep, dst, MPICHAN_MSG_DATA, tag, 0, buf,
 					len);
 		if (ret != -EAGAIN)
 			break;
 		/* The receiver WAKEs us after it drained (see users). */
-		ret = mpichan_sleep(ep, timeout_ns, (int32_t)dst);
+		ret = mcr_sleep(ep, timeout_ns, (int32_t)dst);
 		if (ret && ret != -ETIMEDOUT)
 			return ret;
 	}
 	if (ret)
 		return ret;
-	ret = mpichan_notify(ep, dst);
+	ret = mcr_notify(ep, dst);
 	return ret < 0 ? ret : 0;
 }
 

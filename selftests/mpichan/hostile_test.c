@@ -74,7 +74,7 @@ static int ok_wait(int ret)
 }
 
 /* Every call a rank can make, with every peer; 0 if all answered sanely. */
-static int poke_everything(const struct mpichan_ep *ep, __u64 id)
+static int poke_everything(const struct mcr_ep *ep, __u64 id)
 {
 	struct mc_jstate s;
 	int32_t peer;
@@ -111,7 +111,7 @@ static int poke_everything(const struct mpichan_ep *ep, __u64 id)
 static void scribble_case(struct __test_metadata *_metadata,
 			  struct mc_job *job, int pattern)
 {
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 	int go[2], ready[2], r, d;
 	struct mc_jstate s;
 	pid_t pid;
@@ -123,7 +123,7 @@ static void scribble_case(struct __test_metadata *_metadata,
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct mpichan_ep c;
+		struct mcr_ep c;
 		int i, ret;
 
 		close(job->owner);
@@ -146,7 +146,7 @@ static void scribble_case(struct __test_metadata *_metadata,
 	/* Some honest traffic first, so that ring pages exist. */
 	for (r = 0; r < 3; r++)
 		for (d = 0; d < 4; d++)
-			ASSERT_EQ(0, mpichan_ring_send(&e[r], d,
+			ASSERT_EQ(0, mcr_send(&e[r], d,
 						       MPICHAN_MSG_DATA, 0, 0,
 						       "abc", 3));
 
@@ -162,10 +162,10 @@ static void scribble_case(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, mc_finish(e[2].fd));
 	mc_ep_close(&e[2]);
 	mc_ep_close(&e[1]);
-	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(&e[0], 1)->state);
-	EXPECT_EQ(MPICHAN_RANK_FINISHED, mpichan_rank_ctl(&e[0], 2)->state);
-	EXPECT_EQ(1, mpichan_hdr(&e[0])->dead_count);
-	EXPECT_EQ(2, mpichan_hdr(&e[0])->finished_count);
+	EXPECT_EQ(MPICHAN_RANK_DEAD, mcr_rank_ctl(&e[0], 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_FINISHED, mcr_rank_ctl(&e[0], 2)->state);
+	EXPECT_EQ(1, mcr_hdr(&e[0])->dead_count);
+	EXPECT_EQ(2, mcr_hdr(&e[0])->finished_count);
 	/*
 	 * A departed peer's last messages come before its departure, and
 	 * a scribbled ring looks like one that holds messages: the wait
@@ -206,7 +206,7 @@ TEST_F_TIMEOUT(hostile, scribble_whole_mapping, 120)
 }
 
 struct scribbler {
-	struct mpichan_ep *ep;
+	struct mcr_ep *ep;
 	volatile int stop;
 };
 
@@ -228,7 +228,7 @@ static void *scribble_fn(void *arg)
 /* Garbage while the other ranks use the kernel. */
 TEST_F_TIMEOUT(hostile, scribble_during_use, 120)
 {
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 	struct scribbler sc;
 	pthread_t t;
 	int64_t end;
@@ -267,7 +267,7 @@ static void *wake_later_fn(void *arg)
 TEST_F(hostile, extreme_timeouts)
 {
 	struct wake_later waker;
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mpichan_msg hdr;
 	char buf[8];
 	pthread_t t;
@@ -284,7 +284,7 @@ TEST_F(hostile, extreme_timeouts)
 	EXPECT_EQ(0, mc_wait(e0.fd, INT64_MAX, MPICHAN_RANK_ANY, NULL));
 	ASSERT_EQ(0, mc_wake(e1.fd, 0));
 	EXPECT_EQ(0, mc_wait(e0.fd, INT64_MIN, MPICHAN_RANK_ANY, NULL));
-	ASSERT_EQ(0, mpichan_ring_send(&e1, 0, MPICHAN_MSG_DATA, 0, 0, NULL, 0));
+	ASSERT_EQ(0, mcr_send(&e1, 0, MPICHAN_MSG_DATA, 0, 0, NULL, 0));
 	EXPECT_EQ(0, mc_wait(e0.fd, INT64_MAX, 1, NULL));
 	EXPECT_EQ(0, mc_wait(e0.fd, -1, 1, NULL));
 	EXPECT_GT(MC_SEC, mc_now_ns() - t0);
@@ -333,7 +333,7 @@ TEST_F(hostile, wrong_struct_sizes)
 	};
 	static unsigned char buf[16384];
 	struct mpichan_attach *a;
-	struct mpichan_ep e0;
+	struct mcr_ep e0;
 	size_t i, size;
 	int fd;
 
@@ -403,14 +403,14 @@ TEST_F(hostile, wrong_struct_sizes)
 	/* FINISH takes no argument; other directions are unknown. */
 	EXPECT_EQ(-1, ioctl(e0.fd, _IOW(MPICHAN_IOC_MAGIC, 0x05, int), buf));
 	EXPECT_EQ(ENOTTY, errno);
-	EXPECT_EQ(0, mpichan_hdr(&e0)->finished_count);
+	EXPECT_EQ(0, mcr_hdr(&e0)->finished_count);
 	mc_ep_close(&e0);
 }
 
 TEST_F(hostile, bad_argument_pointers_efault)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct mpichan_ep e0;
+	struct mcr_ep e0;
 	unsigned char *p;
 	int fd = mc_open();
 
@@ -496,7 +496,7 @@ TEST_F(hostile, unwritable_argument_acts_not)
 TEST_F(hostile, odd_mappings)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	unsigned char *m, *m2, *hole;
 	size_t len;
 
@@ -523,9 +523,9 @@ TEST_F(hostile, odd_mappings)
 	/* The memory is the job's: it comes back as it was. */
 	EXPECT_EQ(MPICHAN_JOB_MAGIC, ((struct mpichan_job_hdr *)m)->magic);
 	EXPECT_EQ(MPICHAN_JOB_MAGIC, ((struct mpichan_job_hdr *)m2)->magic);
-	ASSERT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 9, 0, "z", 1));
+	ASSERT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 9, 0, "z", 1));
 	EXPECT_EQ(0, madvise(e0.map, len, MADV_DONTNEED));
-	EXPECT_EQ(1, mpichan_ring_ctl(&e1, 0, 1)->tail);
+	EXPECT_EQ(1, mcr_ring_ctl(&e1, 0, 1)->tail);
 	EXPECT_EQ(0, mc_wait(e1.fd, 0, 0, NULL));
 	/* Moving it whole is allowed, and it is the same memory. */
 	hole = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -533,7 +533,7 @@ TEST_F(hostile, odd_mappings)
 	m2 = mremap(m2, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, hole);
 	ASSERT_EQ(hole, m2);
 	EXPECT_EQ(1, ((struct mpichan_ring_ctl *)(m2 + e0.off.ring_ctl +
-			mpichan_ring_index(&e0, 0, 1) *
+			mcr_ring_index(&e0, 0, 1) *
 			MPICHAN_RING_CTL_SIZE))->tail);
 	munmap(m2, len);
 	/* MAP_FIXED over part of another mapping. */
@@ -554,7 +554,7 @@ struct thread_rank {
 static void *thread_rank_fn(void *arg)
 {
 	struct thread_rank *t = arg;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	struct mpichan_msg hdr;
 	char buf[32];
 
@@ -577,7 +577,7 @@ static void *thread_rank_fn(void *arg)
 TEST_F(hostile, attach_from_second_thread)
 {
 	struct thread_rank t = { .job = &self->job };
-	struct mpichan_ep e0;
+	struct mcr_ep e0;
 	struct mpichan_msg hdr;
 	pthread_t th;
 	char buf[32];
@@ -590,8 +590,8 @@ TEST_F(hostile, attach_from_second_thread)
 	EXPECT_STREQ("pong", buf);
 	pthread_join(th, NULL);
 	EXPECT_EQ(0, t.ret);
-	EXPECT_EQ(MPICHAN_RANK_FINISHED, mpichan_rank_ctl(&e0, 1)->state);
-	EXPECT_EQ((__u32)getpid(), mpichan_rank_ctl(&e0, 1)->pid);
+	EXPECT_EQ(MPICHAN_RANK_FINISHED, mcr_rank_ctl(&e0, 1)->state);
+	EXPECT_EQ((__u32)getpid(), mcr_rank_ctl(&e0, 1)->pid);
 	mc_ep_close(&e0);
 }
 
@@ -607,14 +607,14 @@ static void *close_fn(void *arg)
 /* Closing a peer's fd while this rank sleeps naming it. */
 TEST_F(hostile, close_while_peer_sleeps)
 {
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	pthread_t th;
 	int fd;
 
 	ASSERT_EQ(0, mc_job_create(&self->job, 2, 4096));
 	ASSERT_EQ(0, mc_ep_open(&e0, &self->job, 0));
 	ASSERT_EQ(0, mc_ep_open(&e1, &self->job, 1));
-	mpichan_ep_detach(&e1);
+	mcr_detach(&e1);
 	fd = e1.fd;
 	ASSERT_EQ(0, pthread_create(&th, NULL, close_fn, &fd));
 	EXPECT_EQ(-EPIPE, mc_wait(e0.fd, 20 * MC_SEC, 1, NULL));
@@ -632,7 +632,7 @@ TEST_F(hostile, close_while_peer_sleeps)
 /* fork() after attach: the child is nobody, the parent carries on. */
 TEST_F(hostile, fork_after_attach)
 {
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mpichan_msg hdr;
 	char buf[8];
 	pid_t pid;
@@ -645,7 +645,7 @@ TEST_F(hostile, fork_after_attach)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0) {
-			struct mpichan_ep c;
+			struct mcr_ep c;
 
 			/* Its inherited fds are not ranks here. */
 			CHILD_CHECK(mc_wake(e0.fd, 1) == -EBADFD);
@@ -665,9 +665,9 @@ TEST_F(hostile, fork_after_attach)
 		EXPECT_EQ(k == 0 ? 0 : k == 1 ? 128 + SIGKILL : 128 + SIGSEGV,
 			  mc_reap(pid));
 		/* The child's exit is no departure of the parent's ranks. */
-		EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&e0, 0)->state);
-		EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&e0, 1)->state);
-		EXPECT_EQ(0, mpichan_hdr(&e0)->dead_count);
+		EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&e0, 0)->state);
+		EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&e0, 1)->state);
+		EXPECT_EQ(0, mcr_hdr(&e0)->dead_count);
 		EXPECT_EQ(-ETIMEDOUT, mc_wait(e1.fd, 0, MPICHAN_RANK_ANY, NULL));
 		ASSERT_EQ(0, mc_send_msg(&e0, 1, k, "ok", 3, MC_MS));
 		ASSERT_EQ(0, mc_recv_msg(&e1, 0, &hdr, buf, sizeof(buf),
@@ -682,7 +682,7 @@ TEST_F(hostile, fork_after_attach)
 TEST_F_TIMEOUT(hostile, many_ranks_one_process, 120)
 {
 	enum { N = 64 };
-	static struct mpichan_ep e[N];
+	static struct mcr_ep e[N];
 	struct mpichan_msg hdr;
 	char buf[8];
 	int r, n = 0;

@@ -164,7 +164,7 @@ TEST_F(job, attach_no_such_job_enoent)
 
 TEST_F(job, attach_after_owner_closed_enoent)
 {
-	struct mpichan_ep a, b;
+	struct mcr_ep a, b;
 	struct mpichan_msg hdr;
 	char buf[64];
 	int fd;
@@ -187,7 +187,7 @@ TEST_F(job, attach_after_owner_closed_enoent)
 	EXPECT_STREQ("hello", buf);
 	EXPECT_EQ(0, mc_wake(b.fd, 0));
 	EXPECT_EQ(0, mc_wait(a.fd, MC_SEC, MPICHAN_RANK_ANY, NULL));
-	EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&a, 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&a, 1)->state);
 	mc_ep_close(&a);
 	mc_ep_close(&b);
 }
@@ -376,14 +376,14 @@ TEST_F(job, attach_first_published_size)
  */
 TEST_F(job, coll_area_shared_and_zeroed)
 {
-	struct mpichan_ep a, b;
+	struct mcr_ep a, b;
 	unsigned char *pa, *pb;
 	__u64 i;
 
 	ASSERT_EQ(0, mc_job_create(&self->job, 3, 4096));
 	ASSERT_EQ(0, mc_ep_open(&a, &self->job, 0));
 	ASSERT_EQ(0, mc_ep_open(&b, &self->job, 2));
-	EXPECT_EQ(a.off.coll, mpichan_hdr(&b)->off.coll);
+	EXPECT_EQ(a.off.coll, mcr_hdr(&b)->off.coll);
 	ASSERT_NE(0, a.off.coll);
 	pa = a.map + a.off.coll;
 	pb = b.map + b.off.coll;
@@ -436,7 +436,7 @@ TEST_F(job, header_shows_job_and_ranks)
 /* A rank attached in another process shows that process' pid. */
 TEST_F(job, header_pid_of_other_process)
 {
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	int go[2], done[2];
 	pid_t pid;
 
@@ -447,7 +447,7 @@ TEST_F(job, header_pid_of_other_process)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct mpichan_ep c;
+		struct mcr_ep c;
 
 		close(ep.fd);
 		CHILD_CHECK(mc_ep_open(&c, &self->job, 1) == 0);
@@ -457,10 +457,10 @@ TEST_F(job, header_pid_of_other_process)
 	}
 	ASSERT_EQ(1, mc_take(done[0], 10000));
 	EXPECT_EQ(MPICHAN_RANK_ALIVE,
-		  __atomic_load_n(&mpichan_rank_ctl(&ep, 1)->state,
+		  __atomic_load_n(&mcr_rank_ctl(&ep, 1)->state,
 				  __ATOMIC_ACQUIRE));
-	EXPECT_EQ(pid, (pid_t)mpichan_rank_ctl(&ep, 1)->pid);
-	EXPECT_EQ(getpid(), (pid_t)mpichan_rank_ctl(&ep, 0)->pid);
+	EXPECT_EQ(pid, (pid_t)mcr_rank_ctl(&ep, 1)->pid);
+	EXPECT_EQ(getpid(), (pid_t)mcr_rank_ctl(&ep, 0)->pid);
 	ASSERT_EQ(0, mc_post(go[1], 1));
 	EXPECT_EQ(0, mc_reap(pid));
 	mc_ep_close(&ep);
@@ -468,15 +468,15 @@ TEST_F(job, header_pid_of_other_process)
 
 TEST_F(job, largest_job_attaches_last_rank)
 {
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	__u32 last = self->max_ranks - 1;
 
 	ASSERT_EQ(0, mc_job_create(&self->job, self->max_ranks, 0));
 	ASSERT_EQ(0, mc_ep_open(&ep, &self->job, last));
-	EXPECT_EQ(self->max_ranks, mpichan_hdr(&ep)->nranks);
-	EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&ep, last)->state);
+	EXPECT_EQ(self->max_ranks, mcr_hdr(&ep)->nranks);
+	EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&ep, last)->state);
 	/* The farthest ring of the mapping is there and usable. */
-	EXPECT_EQ(0, mpichan_ring_send(&ep, last, MPICHAN_MSG_DATA, 1, 0,
+	EXPECT_EQ(0, mcr_send(&ep, last, MPICHAN_MSG_DATA, 1, 0,
 				       "x", 1));
 	EXPECT_EQ(0, mc_wait(ep.fd, 0, MPICHAN_RANK_NONE, NULL));
 	mc_ep_close(&ep);

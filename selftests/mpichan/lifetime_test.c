@@ -37,13 +37,13 @@ static void expect_all_gone(struct __test_metadata *_metadata)
 }
 
 /* Send one message on every ring so that every ring page exists. */
-static int touch_all_rings(struct mpichan_ep *e, int n)
+static int touch_all_rings(struct mcr_ep *e, int n)
 {
 	int s, d, ret;
 
 	for (s = 0; s < n; s++)
 		for (d = 0; d < n; d++) {
-			ret = mpichan_ring_send(&e[s], d, MPICHAN_MSG_DATA, 0,
+			ret = mcr_send(&e[s], d, MPICHAN_MSG_DATA, 0,
 						0, "x", 1);
 			if (ret)
 				return ret;
@@ -53,7 +53,7 @@ static int touch_all_rings(struct mpichan_ep *e, int n)
 
 TEST_F(life, freed_after_close)
 {
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 	struct mc_job job;
 	long pages;
 	int r;
@@ -101,7 +101,7 @@ TEST_F(life, unattached_fds_hold_nothing)
 /* A mapping holds its file: the rank stays until it is unmapped. */
 TEST_F(life, mapping_keeps_job_alive)
 {
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mc_job job;
 	struct mpichan_msg hdr;
 	char buf[16];
@@ -110,17 +110,17 @@ TEST_F(life, mapping_keeps_job_alive)
 	ASSERT_EQ(0, mc_ep_open(&e0, &job, 0));
 	ASSERT_EQ(0, mc_ep_open(&e1, &job, 1));
 	mc_job_close_owner(&job);
-	ASSERT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 5, 0, "ok", 3));
+	ASSERT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 5, 0, "ok", 3));
 
 	/* Rank 0 closes its fd but keeps the mapping. */
 	close(e0.fd);
 	e0.fd = -1;
 	EXPECT_EQ(1, mc_stat("jobs"));
-	EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&e1, 0)->state);
+	EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&e1, 0)->state);
 	/* Rank 0 has not left: a WAIT naming it finds the message. */
 	EXPECT_EQ(0, mc_wait(e1.fd, 0, 0, NULL));
 	/* Its memory still works, both ways. */
-	EXPECT_EQ(MPICHAN_JOB_MAGIC, mpichan_hdr(&e0)->magic);
+	EXPECT_EQ(MPICHAN_JOB_MAGIC, mcr_hdr(&e0)->magic);
 	ASSERT_EQ(0, mc_recv_msg(&e1, 0, &hdr, buf, sizeof(buf), 0));
 	EXPECT_EQ(5, hdr.tag);
 
@@ -128,11 +128,11 @@ TEST_F(life, mapping_keeps_job_alive)
 	close(e1.fd);
 	e1.fd = -1;
 	EXPECT_EQ(1, mc_stat("jobs"));
-	mpichan_ep_detach(&e1);
+	mcr_detach(&e1);
 	EXPECT_EQ(1, mc_stat("jobs"));
 	EXPECT_TRUE(mc_job_dir_exists(job.id));
 	/* The last one leaves: rank 0 is dead (no FINISH), job gone. */
-	mpichan_ep_detach(&e0);
+	mcr_detach(&e0);
 	expect_all_gone(_metadata);
 	EXPECT_FALSE(mc_job_dir_exists(job.id));
 }
@@ -140,7 +140,7 @@ TEST_F(life, mapping_keeps_job_alive)
 /* A partial munmap leaves the rest of the mapping holding the job. */
 TEST_F(life, partial_unmap)
 {
-	struct mpichan_ep e0;
+	struct mcr_ep e0;
 	struct mc_job job;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -151,21 +151,21 @@ TEST_F(life, partial_unmap)
 	e0.fd = -1;
 	ASSERT_EQ(0, munmap(e0.map + page, e0.off.map_size - page));
 	EXPECT_EQ(1, mc_stat("jobs"));
-	EXPECT_EQ(MPICHAN_JOB_MAGIC, mpichan_hdr(&e0)->magic);
+	EXPECT_EQ(MPICHAN_JOB_MAGIC, mcr_hdr(&e0)->magic);
 	ASSERT_EQ(0, munmap(e0.map, page));
 	e0.map = NULL;
 	expect_all_gone(_metadata);
 }
 
-static void drain(const struct mpichan_ep *ep)
+static void drain(const struct mcr_ep *ep)
 {
 	const struct mpichan_msg *m;
 	uint32_t src;
 	int err;
 
 	for (src = 0; src < ep->nranks; src++)
-		while ((m = mpichan_ring_peek(ep, src, &err)))
-			mpichan_ring_consume(ep, src, m);
+		while ((m = mcr_peek(ep, src, &err)))
+			mcr_consume(ep, src, m);
 }
 
 /* Ranks killed whatever they were doing: everything is freed. */
@@ -182,13 +182,13 @@ TEST_F(life, killed_processes_free_everything)
 			pid[i] = fork();
 			ASSERT_LE(0, pid[i]);
 			if (pid[i] == 0) {
-				struct mpichan_ep e;
+				struct mcr_ep e;
 				int d;
 
 				close(job.owner);
 				CHILD_CHECK(mc_ep_open(&e, &job, i) == 0);
 				for (d = 0; d < 4; d++)
-					mpichan_ring_send(&e, d, MPICHAN_MSG_DATA,
+					mcr_send(&e, d, MPICHAN_MSG_DATA,
 							  0, 0, "abc", 3);
 				CHILD_CHECK(mc_post(ready[1], 1) == 0);
 				switch (i) {
@@ -206,7 +206,7 @@ TEST_F(life, killed_processes_free_everything)
 					break;
 				case 2:	/* spinning on its rings */
 					for (;;)
-						(void)mpichan_any_incoming(&e);
+						(void)mcr_any_incoming(&e);
 					break;
 				default: /* blocked elsewhere */
 					pause();
@@ -242,7 +242,7 @@ TEST_F(life, killed_processes_free_everything)
 TEST_F(life, owner_killed_ranks_carry_on)
 {
 	struct mc_job job;
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mpichan_msg hdr;
 	char buf[8];
 	int ready[2];
@@ -276,7 +276,7 @@ TEST_F(life, owner_killed_ranks_carry_on)
 /* Many jobs, created and torn down: nothing accumulates. */
 TEST_F_TIMEOUT(life, churn, 120)
 {
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mc_job job;
 	__u64 last = 0;
 	int i;
@@ -287,7 +287,7 @@ TEST_F_TIMEOUT(life, churn, 120)
 		last = job.id;
 		ASSERT_EQ(0, mc_ep_open(&e0, &job, 0));
 		ASSERT_EQ(0, mc_ep_open(&e1, &job, 1));
-		ASSERT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
+		ASSERT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
 					       "x", 1));
 		if (i % 3 == 0)
 			mc_job_close_owner(&job);

@@ -11,7 +11,7 @@
 
 #define LEN	(64 * XF_PAGE + 100)
 
-static int multi_send(const struct mpichan_ep *ep, const void *buf, size_t len,
+static int multi_send(const struct mcr_ep *ep, const void *buf, size_t len,
 		      uint32_t nrecv, uint64_t user_data,
 		      struct mpichan_send *out)
 {
@@ -33,7 +33,7 @@ static int multi_send(const struct mpichan_ep *ep, const void *buf, size_t len,
 }
 
 /* Take send h by handle into buf: 0 or -errno. */
-static int take(const struct mpichan_ep *ep, void *buf, size_t len,
+static int take(const struct mcr_ep *ep, void *buf, size_t len,
 		uint64_t h, uint32_t flags, struct mpichan_recv *out)
 {
 	return xf_recv(ep, buf, len, MPICHAN_RANK_ANY, 0, MPICHAN_TAG_ANY,
@@ -279,7 +279,7 @@ TEST_F(multi, sender_gone_while_mapped)
 	ASSERT_EQ(0, take(E(1), self->rb[1], LEN, s.handle, MPICHAN_RECV_MAP,
 			  &m));
 	mc_ep_close(E(0));
-	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(E(1), 0)->state);
+	EXPECT_EQ(MPICHAN_RANK_DEAD, mcr_rank_ctl(E(1), 0)->state);
 	EXPECT_EQ(-ENOENT, take(E(2), self->rb[2], LEN, s.handle, 0, &r));
 	memcpy(self->rb[1] + m.map_off, w, m.map_len);
 	EXPECT_TRUE(mc_check(self->rb[1], 3, LEN));
@@ -324,7 +324,7 @@ struct r1_arg {
 };
 
 /* Map send h, taken by handle: reports h. */
-static uint64_t r1_map(struct mpichan_ep *e, void *arg)
+static uint64_t r1_map(struct mcr_ep *e, void *arg)
 {
 	const struct r1_arg *a = arg;
 	struct mpichan_recv r;
@@ -338,7 +338,7 @@ static uint64_t r1_map(struct mpichan_ep *e, void *arg)
 }
 
 /* Post a multi-send to two receivers: reports its handle. */
-static uint64_t r1_send(struct mpichan_ep *e, void *arg)
+static uint64_t r1_send(struct mcr_ep *e, void *arg)
 {
 	const struct r1_arg *a = arg;
 	struct mpichan_send s;

@@ -458,7 +458,7 @@ TEST_F(pc, rank_close_releases_cache)
 static void child_sender(struct mc_job *job, int to_parent, int from_parent)
 {
 	struct mpichan_send s;
-	struct mpichan_ep e;
+	struct mcr_ep e;
 	unsigned char *sb[5];
 	int i;
 
@@ -570,7 +570,7 @@ TEST_F(unload, with_cached_entries)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct mpichan_ep e;
+		struct mcr_ep e;
 		unsigned char *cb = xf_alloc(LEN);
 
 		CHILD_CHECK(cb && mc_ep_open(&e, &x.job, 2) == 0);

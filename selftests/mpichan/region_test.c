@@ -479,7 +479,7 @@ static int child_use(void *p)
 TEST_F(reg, a_process_of_no_job_uses_it)
 {
 	struct use_arg u = { .want = 0 };
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	struct mc_job job;
 
 	XF_BODY();

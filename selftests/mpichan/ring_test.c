@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The shared mapping and the rings in it: mmap()'s rules, fork(), and
- * message exchange with nothing but the uapi and mpichan_ring.h.
+ * message exchange with nothing but the uapi and mcr.h.
  */
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -224,7 +224,7 @@ TEST_F(ring, fork_child_ioctls_ebadfd)
 
 /* Two ranks of one process, both ends of ring 0 -> 1. */
 static void open_pair(struct __test_metadata *_metadata, struct mc_job *job,
-		      struct mpichan_ep *e0, struct mpichan_ep *e1)
+		      struct mcr_ep *e0, struct mcr_ep *e1)
 {
 	ASSERT_EQ(0, mc_ep_open(e0, job, 0));
 	ASSERT_EQ(0, mc_ep_open(e1, job, 1));
@@ -233,7 +233,7 @@ static void open_pair(struct __test_metadata *_metadata, struct mc_job *job,
 TEST_F(ring, full_ring_eagain_then_drains)
 {
 	struct mc_job job;
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	const struct mpichan_msg *m;
 	static unsigned char big[4096];
 	uint32_t sent = 0, got = 0, i, max;
@@ -245,50 +245,50 @@ TEST_F(ring, full_ring_eagain_then_drains)
 	/* Nothing yet: WAIT just checks and times out. */
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e1.fd, 0, 0, NULL));
 
-	while (mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, sent, 0, &sent,
+	while (mcr_send(&e0, 1, MPICHAN_MSG_DATA, sent, 0, &sent,
 				 sizeof(sent)) == 0)
 		sent++;
 	EXPECT_EQ(e0.ring_cells, sent);	/* one cell each */
-	EXPECT_EQ(-EAGAIN, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
+	EXPECT_EQ(-EAGAIN, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
 					     NULL, 0));
 	EXPECT_EQ(0, mc_wait(e1.fd, 0, 0, NULL));
 
 	/* Make room for exactly one. */
-	m = mpichan_ring_peek(&e1, 0, &err);
+	m = mcr_peek(&e1, 0, &err);
 	ASSERT_NE(NULL, m);
 	EXPECT_EQ(0, m->tag);
-	mpichan_ring_consume(&e1, 0, m);
+	mcr_consume(&e1, 0, m);
 	got++;
-	EXPECT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, sent, 0,
+	EXPECT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, sent, 0,
 				       &sent, sizeof(sent)));
 	sent++;
-	EXPECT_EQ(-EAGAIN, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
+	EXPECT_EQ(-EAGAIN, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
 					     NULL, 0));
 	/* Drain in order. */
-	while ((m = mpichan_ring_peek(&e1, 0, &err))) {
+	while ((m = mcr_peek(&e1, 0, &err))) {
 		uint32_t v;
 
 		memcpy(&v, m + 1, sizeof(v));
 		ASSERT_EQ(got, (uint32_t)m->tag);
 		ASSERT_EQ(got, v);
-		mpichan_ring_consume(&e1, 0, m);
+		mcr_consume(&e1, 0, m);
 		got++;
 	}
 	EXPECT_EQ(0, err);
 	EXPECT_EQ(sent, got);
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e1.fd, 0, 0, NULL));
 	/* An empty ring always takes a message of the largest size. */
-	max = mpichan_max_payload(&e0);
-	EXPECT_EQ(-EMSGSIZE, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
+	max = mcr_max_payload(&e0);
+	EXPECT_EQ(-EMSGSIZE, mcr_send(&e0, 1, MPICHAN_MSG_DATA, 0, 0,
 					       big, max + 1));
 	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, i, 0,
+		ASSERT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, i, 0,
 					       big, max));
-		m = mpichan_ring_peek(&e1, 0, &err);
+		m = mcr_peek(&e1, 0, &err);
 		ASSERT_NE(NULL, m);
 		EXPECT_EQ(max, m->len);
 		EXPECT_EQ(i, (uint32_t)m->tag);
-		mpichan_ring_consume(&e1, 0, m);
+		mcr_consume(&e1, 0, m);
 	}
 	mc_ep_close(&e0);
 	mc_ep_close(&e1);
@@ -300,7 +300,7 @@ TEST_F(ring, wrap_around_with_pad)
 {
 	static unsigned char buf[4096], out[4096];
 	struct mc_job job;
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mpichan_ring_ctl *rc;
 	struct mpichan_msg hdr;
 	uint32_t max, seq, rseq = 0, len, cells = 0;
@@ -308,13 +308,13 @@ TEST_F(ring, wrap_around_with_pad)
 
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
 	open_pair(_metadata, &job, &e0, &e1);
-	rc = mpichan_ring_ctl(&e0, 0, 1);
-	max = mpichan_max_payload(&e0);
+	rc = mcr_ring_ctl(&e0, 0, 1);
+	max = mcr_max_payload(&e0);
 	for (seq = 0; seq < 2000; seq++) {
 		len = (seq * 397) % (max + 1);
 		mc_fill(buf, seq, len);
 		/* Full: take the oldest message out, then retry. */
-		while (mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, seq, seq,
+		while (mcr_send(&e0, 1, MPICHAN_MSG_DATA, seq, seq,
 					 buf, len) == -EAGAIN) {
 			ASSERT_LT(0, inflight);
 			ASSERT_EQ(0, mc_recv_msg(&e1, 0, &hdr, out, sizeof(out),
@@ -325,7 +325,7 @@ TEST_F(ring, wrap_around_with_pad)
 			rseq++;
 			inflight--;
 		}
-		cells += mpichan_msg_cells(len);
+		cells += mcr_msg_cells(len);
 		inflight++;
 	}
 	while (inflight--) {
@@ -353,14 +353,14 @@ TEST_F(ring, counters_wrap_at_2_32)
 {
 	static unsigned char buf[256], out[256];
 	struct mc_job job;
-	struct mpichan_ep e0, e1;
+	struct mcr_ep e0, e1;
 	struct mpichan_ring_ctl *rc;
 	struct mpichan_msg hdr;
 	uint32_t seq;
 
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
 	open_pair(_metadata, &job, &e0, &e1);
-	rc = mpichan_ring_ctl(&e0, 0, 1);
+	rc = mcr_ring_ctl(&e0, 0, 1);
 	rc->tail = 0xffffffc0U;
 	rc->head = 0xffffffc0U;
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e1.fd, 0, 0, NULL));
@@ -368,7 +368,7 @@ TEST_F(ring, counters_wrap_at_2_32)
 		uint32_t len = seq % 200;
 
 		mc_fill(buf, seq, len);
-		ASSERT_EQ(0, mpichan_ring_send(&e0, 1, MPICHAN_MSG_DATA, seq,
+		ASSERT_EQ(0, mcr_send(&e0, 1, MPICHAN_MSG_DATA, seq,
 					       0, buf, len));
 		/* The kernel sees the message whatever the counters. */
 		ASSERT_EQ(0, mc_wait(e1.fd, 0, 0, NULL));
@@ -388,7 +388,7 @@ TEST_F(ring, counters_wrap_at_2_32)
 TEST_F(ring, ring_index_layout)
 {
 	struct mc_job job;
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 	const struct mpichan_msg *m;
 	unsigned char *cells;
 	int err, r;
@@ -396,9 +396,9 @@ TEST_F(ring, ring_index_layout)
 	ASSERT_EQ(0, mc_job_create(&job, 3, 4096));
 	for (r = 0; r < 3; r++)
 		ASSERT_EQ(0, mc_ep_open(&e[r], &job, r));
-	ASSERT_EQ(0, mpichan_ring_send(&e[0], 2, MPICHAN_MSG_DATA, 42, 0,
+	ASSERT_EQ(0, mcr_send(&e[0], 2, MPICHAN_MSG_DATA, 42, 0,
 				       "abc", 3));
-	EXPECT_EQ((unsigned char *)mpichan_ring_ctl(&e[0], 0, 2),
+	EXPECT_EQ((unsigned char *)mcr_ring_ctl(&e[0], 0, 2),
 		  e[0].map + e[0].off.ring_ctl + (2 * 3 + 0) * MPICHAN_RING_CTL_SIZE);
 	cells = e[2].map + e[2].off.ring_data + (2 * 3 + 0) * 4096;
 	EXPECT_EQ(3, ((struct mpichan_msg *)cells)->len);
@@ -407,11 +407,11 @@ TEST_F(ring, ring_index_layout)
 	EXPECT_EQ(0, mc_wait(e[2].fd, 0, MPICHAN_RANK_NONE, NULL));
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e[1].fd, 0, MPICHAN_RANK_NONE, NULL));
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e[0].fd, 0, MPICHAN_RANK_NONE, NULL));
-	EXPECT_EQ(NULL, mpichan_ring_peek(&e[1], 0, &err));
-	m = mpichan_ring_peek(&e[2], 0, &err);
+	EXPECT_EQ(NULL, mcr_peek(&e[1], 0, &err));
+	m = mcr_peek(&e[2], 0, &err);
 	ASSERT_NE(NULL, m);
 	EXPECT_EQ(42, m->tag);
-	mpichan_ring_consume(&e[2], 0, m);
+	mcr_consume(&e[2], 0, m);
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(e[2].fd, 0, MPICHAN_RANK_NONE, NULL));
 	for (r = 0; r < 3; r++)
 		mc_ep_close(&e[r]);
@@ -423,7 +423,7 @@ static int exchange(__u32 ring_bytes, uint32_t stride, uint32_t rounds)
 {
 	static unsigned char buf[MPICHAN_RING_MAX_BYTES];
 	struct mc_job job;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	uint32_t max, len, seq = 0, r;
 	int ret, status;
 	pid_t pid;
@@ -438,7 +438,7 @@ static int exchange(__u32 ring_bytes, uint32_t stride, uint32_t rounds)
 
 		close(job.owner);
 		CHILD_CHECK(mc_ep_open(&ep, &job, 1) == 0);
-		max = mpichan_max_payload(&ep);
+		max = mcr_max_payload(&ep);
 		for (r = 0; r < rounds; r++) {
 			for (len = 0; len <= max; len += stride) {
 				ret = mc_recv_msg(&ep, 0, &hdr, buf, sizeof(buf),
@@ -461,7 +461,7 @@ static int exchange(__u32 ring_bytes, uint32_t stride, uint32_t rounds)
 		mc_reap(pid);
 		return ret;
 	}
-	max = mpichan_max_payload(&ep);
+	max = mcr_max_payload(&ep);
 	for (r = 0; r < rounds && !ret; r++) {
 		for (len = 0; len <= max && !ret; len += stride) {
 			mc_fill(buf, seq, len);

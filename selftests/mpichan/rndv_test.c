@@ -894,7 +894,7 @@ TEST_F(rndv, argument_errors)
 	fresh = mc_open();
 	ASSERT_LE(0, fresh);
 	do {
-		struct mpichan_ep f = { .fd = fresh };
+		struct mcr_ep f = { .fd = fresh };
 
 		EXPECT_EQ(-ENOTCONN, xf_send(&f, buf, sizeof(buf), 0, 0, 0, 0, &s));
 		EXPECT_EQ(-ENOTCONN, xf_recv(&f, buf, sizeof(buf), 0, 0, 0, 0,
@@ -957,7 +957,7 @@ TEST_F_TIMEOUT(rndv, cq_reservation_full, 120)
 		EXPECT_EQ(i, c.user_data);
 		EXPECT_EQ(16, c.len);
 	}
-	EXPECT_EQ(0, mpichan_rank_ctl(E(1), 1)->cq_overflow);
+	EXPECT_EQ(0, mcr_rank_ctl(E(1), 1)->cq_overflow);
 	ASSERT_EQ(0, xf_send(E(1), sb, 16, 0, 0, 0, 0, &s));
 	EXPECT_EQ(MPICHAN_XFER_QUEUED, s.status);
 	EXPECT_EQ(0, xf_cancel(E(1)->fd, s.handle));
@@ -970,7 +970,7 @@ TEST_F_TIMEOUT(rndv, cq_reservation_full, 120)
  */
 TEST_F(rndv, cq_head_broken_by_rank)
 {
-	struct mpichan_rank_ctl *ctl = mpichan_rank_ctl(E(1), 1);
+	struct mpichan_rank_ctl *ctl = mcr_rank_ctl(E(1), 1);
 	unsigned char sb[5000], rb[5000];
 	struct mpichan_send s, s2;
 	struct mpichan_recv r;
@@ -1029,7 +1029,7 @@ TEST_F(rndv, cq_wait_and_poll)
 }
 
 struct sleeper {
-	const struct mpichan_ep *ep;
+	const struct mcr_ep *ep;
 	int use_poll;
 	int ret;
 	int64_t slept;

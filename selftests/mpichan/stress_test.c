@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ping-pong between two processes in which both sides sleep in WAIT
- * for every single message (mpichan_sleep/mpichan_notify): any lost
+ * for every single message (mcr_sleep/mcr_notify): any lost
  * wake-up hangs it, and the harness' timeout turns that into a failure.
  * MPICHAN_STRESS_MSGS sets the number of round trips (default 1000000).
  *
@@ -21,36 +21,36 @@ static long stress_msgs(void)
 }
 
 /* Wait for the next message from peer, always through WAIT. */
-static int take(const struct mpichan_ep *ep, uint32_t peer, uint32_t *seq)
+static int take(const struct mcr_ep *ep, uint32_t peer, uint32_t *seq)
 {
 	const struct mpichan_msg *m;
 	int err, ret;
 
 	for (;;) {
-		m = mpichan_ring_peek(ep, peer, &err);
+		m = mcr_peek(ep, peer, &err);
 		if (err)
 			return err;
 		if (m)
 			break;
-		ret = mpichan_sleep(ep, 30 * MC_SEC, (int32_t)peer);
+		ret = mcr_sleep(ep, 30 * MC_SEC, (int32_t)peer);
 		if (ret)
 			return ret;
 	}
 	if (m->len != sizeof(*seq))
 		return -EBADMSG;
 	memcpy(seq, m + 1, sizeof(*seq));
-	mpichan_ring_consume(ep, peer, m);
+	mcr_consume(ep, peer, m);
 	return 0;
 }
 
-static int give(const struct mpichan_ep *ep, uint32_t peer, uint32_t seq)
+static int give(const struct mcr_ep *ep, uint32_t peer, uint32_t seq)
 {
-	int ret = mpichan_ring_send(ep, peer, MPICHAN_MSG_DATA, 0, 0, &seq,
+	int ret = mcr_send(ep, peer, MPICHAN_MSG_DATA, 0, 0, &seq,
 				    sizeof(seq));
 
 	if (ret)
 		return ret;
-	ret = mpichan_notify(ep, peer);
+	ret = mcr_notify(ep, peer);
 	return ret < 0 ? ret : 0;
 }
 
@@ -72,7 +72,7 @@ FIXTURE_TEARDOWN(stress)
 TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 7200)
 {
 	long n = stress_msgs(), i;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	int64_t t0, dt;
 	uint32_t seq;
 	pid_t pid;
@@ -81,7 +81,7 @@ TEST_F_TIMEOUT(stress, pingpong_sleep_every_message, 7200)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct mpichan_ep c;
+		struct mcr_ep c;
 
 		close(self->job.owner);
 		CHILD_CHECK(mc_ep_open(&c, &self->job, 1) == 0);

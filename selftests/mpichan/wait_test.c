@@ -11,7 +11,7 @@
 
 FIXTURE(wait) {
 	struct mc_job job;
-	struct mpichan_ep e[3];
+	struct mcr_ep e[3];
 };
 
 FIXTURE_SETUP(wait)
@@ -69,7 +69,7 @@ TEST_F(wait, returns_on_incoming_message)
 {
 	int64_t t0;
 
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[1], 0, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[1], 0, MPICHAN_MSG_DATA, 0, 0,
 				       "x", 1));
 	t0 = mc_now_ns();
 	EXPECT_EQ(0, mc_wait(self->e[0].fd, 5 * MC_SEC, MPICHAN_RANK_ANY, NULL));
@@ -152,7 +152,7 @@ TEST_F(wait, notify_wakes_other_process)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct mpichan_ep c;
+		struct mcr_ep c;
 		struct mpichan_msg hdr;
 		char buf[16];
 
@@ -167,10 +167,10 @@ TEST_F(wait, notify_wakes_other_process)
 	ASSERT_EQ(1, mc_take(ready[0], 10000));
 	ASSERT_EQ(0, mc_ep_open(&self->e[0], &self->job, 0));
 	mc_sleep_ms(300);
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[0], 1, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[0], 1, MPICHAN_MSG_DATA, 0, 0,
 				       "hi", 3));
 	/* The child advertised NEED_WAKEUP, so notify makes the call. */
-	EXPECT_EQ(1, mpichan_notify(&self->e[0], 1));
+	EXPECT_EQ(1, mcr_notify(&self->e[0], 1));
 	EXPECT_EQ(0, mc_reap(pid));
 }
 
@@ -205,12 +205,12 @@ TEST_F(wait, signal_interrupts_eintr)
 
 TEST_F(wait, peer_dead_epipe)
 {
-	struct mpichan_job_hdr *h = mpichan_hdr(&self->e[0]);
+	struct mpichan_job_hdr *h = mcr_hdr(&self->e[0]);
 	__u32 dead = 99;
 
 	/* Leaving without FINISH is a death. */
 	mc_ep_close(&self->e[1]);
-	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(&self->e[0], 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_DEAD, mcr_rank_ctl(&self->e[0], 1)->state);
 	EXPECT_EQ(1, h->dead_count);
 	EXPECT_EQ(0, h->finished_count);
 
@@ -232,16 +232,16 @@ TEST_F(wait, peer_dead_epipe)
 
 TEST_F(wait, peer_finished_epipe_not_a_death)
 {
-	struct mpichan_job_hdr *h = mpichan_hdr(&self->e[0]);
+	struct mpichan_job_hdr *h = mcr_hdr(&self->e[0]);
 	__u32 dead = 99;
 
 	ASSERT_EQ(0, mc_finish(self->e[1].fd));
 	/* Still alive until it leaves. */
-	EXPECT_EQ(MPICHAN_RANK_ALIVE, mpichan_rank_ctl(&self->e[0], 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_ALIVE, mcr_rank_ctl(&self->e[0], 1)->state);
 	EXPECT_EQ(-ETIMEDOUT, mc_wait(self->e[0].fd, 0, 1, NULL));
 	mc_ep_close(&self->e[1]);
 	EXPECT_EQ(MPICHAN_RANK_FINISHED,
-		  mpichan_rank_ctl(&self->e[0], 1)->state);
+		  mcr_rank_ctl(&self->e[0], 1)->state);
 	EXPECT_EQ(1, h->finished_count);
 	EXPECT_EQ(0, h->dead_count);
 
@@ -267,20 +267,20 @@ TEST_F(wait, pending_message_before_departure)
 	int err, leave;
 
 	for (leave = 0; leave < 2; leave++) {
-		struct mpichan_ep *peer = &self->e[1 + leave];
+		struct mcr_ep *peer = &self->e[1 + leave];
 		int32_t p = 1 + leave;
 
-		ASSERT_EQ(0, mpichan_ring_send(peer, 0, MPICHAN_MSG_DATA, p, 0,
+		ASSERT_EQ(0, mcr_send(peer, 0, MPICHAN_MSG_DATA, p, 0,
 					       "last", 5));
 		if (leave == 0)
 			ASSERT_EQ(0, mc_finish(peer->fd));
 		mc_ep_close(peer);	/* finished, then dead */
 		EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, p, NULL))
 			TH_LOG("peer %s", leave ? "dead" : "finished");
-		m = mpichan_ring_peek(&self->e[0], p, &err);
+		m = mcr_peek(&self->e[0], p, &err);
 		ASSERT_NE(NULL, m);
 		EXPECT_EQ(p, m->tag);
-		mpichan_ring_consume(&self->e[0], p, m);
+		mcr_consume(&self->e[0], p, m);
 		/* Drained: now the departure. */
 		EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, MC_SEC, p, NULL));
 	}
@@ -292,23 +292,23 @@ TEST_F(wait, departure_not_hidden_by_others)
 	const struct mpichan_msg *m;
 	int err;
 
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[2], 0, MPICHAN_MSG_DATA, 2, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[2], 0, MPICHAN_MSG_DATA, 2, 0,
 				       "busy", 5));
 	mc_ep_close(&self->e[1]);	/* dead, nothing left in its ring */
 	EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, MC_SEC, 1, NULL));
 	/* Waits that do not name it see the other peer's message. */
 	EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, MPICHAN_RANK_NONE, NULL));
 	EXPECT_EQ(0, mc_wait(self->e[0].fd, MC_SEC, 2, NULL));
-	m = mpichan_ring_peek(&self->e[0], 2, &err);
+	m = mcr_peek(&self->e[0], 2, &err);
 	ASSERT_NE(NULL, m);
-	mpichan_ring_consume(&self->e[0], 2, m);
+	mcr_consume(&self->e[0], 2, m);
 	EXPECT_EQ(-EPIPE, mc_wait(self->e[0].fd, 0, MPICHAN_RANK_ANY, NULL));
 }
 
 TEST_F(wait, empty_peer_has_not_left)
 {
 	struct mc_job job;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
 	ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
@@ -318,7 +318,7 @@ TEST_F(wait, empty_peer_has_not_left)
 	mc_job_close_owner(&job);
 }
 
-static uint64_t finish_rank(struct mpichan_ep *e, void *arg)
+static uint64_t finish_rank(struct mcr_ep *e, void *arg)
 {
 	CHILD_CHECK(mc_finish(e->fd) == 0);
 	return 0;
@@ -329,7 +329,7 @@ TEST_F(wait, killed_rank_is_dead)
 	struct mpichan_job_hdr *h;
 	struct mc_child child;
 	struct mc_job job;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 
 	mc_child_init(&child);
 	ASSERT_EQ(0, mc_job_create(&job, 2, 4096));
@@ -337,9 +337,9 @@ TEST_F(wait, killed_rank_is_dead)
 	ASSERT_EQ(0, mc_child_ready(&child, NULL));
 	ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
 	EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
-	h = mpichan_hdr(&ep);
+	h = mcr_hdr(&ep);
 	/* The child called FINISH, then was killed: finished. */
-	EXPECT_EQ(MPICHAN_RANK_FINISHED, mpichan_rank_ctl(&ep, 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_FINISHED, mcr_rank_ctl(&ep, 1)->state);
 	EXPECT_EQ(1, h->finished_count);
 	EXPECT_EQ(0, h->dead_count);
 	mc_ep_close(&ep);
@@ -351,8 +351,8 @@ TEST_F(wait, killed_rank_is_dead)
 	ASSERT_EQ(0, mc_child_ready(&child, NULL));
 	ASSERT_EQ(0, mc_ep_open(&ep, &job, 0));
 	EXPECT_EQ(128 + SIGKILL, mc_child_kill(&child));
-	h = mpichan_hdr(&ep);
-	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(&ep, 1)->state);
+	h = mcr_hdr(&ep);
+	EXPECT_EQ(MPICHAN_RANK_DEAD, mcr_rank_ctl(&ep, 1)->state);
 	EXPECT_EQ(1, h->dead_count);
 	EXPECT_EQ(0, h->finished_count);
 	EXPECT_EQ(-EPIPE, mc_wait(ep.fd, 0, 1, NULL));
@@ -362,7 +362,7 @@ TEST_F(wait, killed_rank_is_dead)
 }
 
 /* The child is a rank, not the job's owner. */
-static uint64_t close_owner(struct mpichan_ep *e, void *arg)
+static uint64_t close_owner(struct mcr_ep *e, void *arg)
 {
 	const struct mc_job *job = arg;
 
@@ -377,7 +377,7 @@ TEST_F(wait, death_wakes_sleeper_promptly)
 	static const int32_t peers[] = { 1, MPICHAN_RANK_ANY };
 	struct mc_child child;
 	struct mc_job job;
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	pthread_t t;
 	int64_t dt;
 	int i;
@@ -534,7 +534,7 @@ TEST_F(wait, finish_twice_and_keep_working)
 	/* FINISH only marks how the rank will leave. */
 	EXPECT_EQ(0, mc_wake(self->e[1].fd, 0));
 	EXPECT_EQ(0, mc_wait(self->e[0].fd, 0, 1, NULL));
-	EXPECT_EQ(0, mpichan_hdr(&self->e[0])->finished_count);
+	EXPECT_EQ(0, mcr_hdr(&self->e[0])->finished_count);
 }
 
 TEST_F(wait, poll_states)
@@ -547,13 +547,13 @@ TEST_F(wait, poll_states)
 	EXPECT_EQ(0, mc_poll(self->e[0].fd, 50));
 
 	/* A message: POLLIN until consumed. */
-	ASSERT_EQ(0, mpichan_ring_send(&self->e[2], 0, MPICHAN_MSG_DATA, 0, 0,
+	ASSERT_EQ(0, mcr_send(&self->e[2], 0, MPICHAN_MSG_DATA, 0, 0,
 				       NULL, 0));
 	EXPECT_TRUE(mc_poll(self->e[0].fd, 0) & POLLIN);
 	EXPECT_TRUE(mc_poll(self->e[0].fd, 0) & POLLIN);
-	m = mpichan_ring_peek(&self->e[0], 2, &err);
+	m = mcr_peek(&self->e[0], 2, &err);
 	ASSERT_NE(NULL, m);
-	mpichan_ring_consume(&self->e[0], 2, m);
+	mcr_consume(&self->e[0], 2, m);
 	EXPECT_EQ(0, mc_poll(self->e[0].fd, 0));
 
 	/* A WAKE: POLLIN until a WAIT returns. */

@@ -370,7 +370,7 @@ static void child_receiver(struct mc_job *job, unsigned char *rb,
 			   int to_parent, int from_parent)
 {
 	struct mpichan_recv r;
-	struct mpichan_ep e;
+	struct mcr_ep e;
 	unsigned char *w;
 
 	CHILD_CHECK(mc_ep_open(&e, job, 0) == 0);

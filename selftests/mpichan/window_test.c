@@ -541,7 +541,7 @@ static void *mt_thread(void *p)
 {
 	struct mt_arg *a = p;
 	FIXTURE_DATA(win) *self = a->self;
-	const struct mpichan_ep *s = &self->x.e[a->sender];
+	const struct mcr_ep *s = &self->x.e[a->sender];
 	size_t len = 8 * XF_PAGE;
 	unsigned char *sb = xf_alloc(len), *rb = xf_alloc(len);
 	struct timespec t0, t;

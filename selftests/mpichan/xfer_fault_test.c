@@ -30,7 +30,7 @@ FIXTURE_TEARDOWN(fault)
 	XF_TEARDOWN(&self->x);
 }
 
-static uint64_t queue_sends(struct mpichan_ep *e, void *arg)
+static uint64_t queue_sends(struct mcr_ep *e, void *arg)
 {
 	size_t len = 16 * XF_PAGE;
 	unsigned char *b = xf_alloc(len);
@@ -67,7 +67,7 @@ TEST_F(fault, sender_killed_with_queued_sends)
 	mc_child_kill(&self->rank1);
 
 	EXPECT_EQ(0, mc_stat("pinned_pages"));
-	EXPECT_EQ(MPICHAN_RANK_DEAD, mpichan_rank_ctl(E(0), 1)->state);
+	EXPECT_EQ(MPICHAN_RANK_DEAD, mcr_rank_ctl(E(0), 1)->state);
 	ASSERT_EQ(0, xf_cq_wait(E(2), &c, 5000));
 	EXPECT_EQ(0x42, c.user_data);
 	EXPECT_EQ(-EPIPE, c.status);
@@ -83,7 +83,7 @@ TEST_F(fault, sender_killed_with_queued_sends)
 	xf_free(rb, 16 * XF_PAGE);
 }
 
-static uint64_t queue_recvs(struct mpichan_ep *e, void *arg)
+static uint64_t queue_recvs(struct mcr_ep *e, void *arg)
 {
 	size_t len = 16 * XF_PAGE;
 	unsigned char *b = xf_alloc(3 * len);
@@ -139,7 +139,7 @@ struct map_arg {
 	size_t len;
 };
 
-static uint64_t map_a_send(struct mpichan_ep *e, void *arg)
+static uint64_t map_a_send(struct mcr_ep *e, void *arg)
 {
 	struct map_arg *m = arg;
 	unsigned char *rb = xf_alloc(m->len);
@@ -179,7 +179,7 @@ TEST_F(fault, receiver_killed_while_mapped)
 	xf_free(sb, m.len);
 }
 
-static uint64_t send_for_map(struct mpichan_ep *e, void *arg)
+static uint64_t send_for_map(struct mcr_ep *e, void *arg)
 {
 	struct map_arg *m = arg;
 	unsigned char *sb = xf_alloc(m->len);

@@ -20,7 +20,7 @@
 struct xf {
 	struct mc_job job;
 	int n;
-	struct mpichan_ep e[XF_MAX_RANKS];
+	struct mcr_ep e[XF_MAX_RANKS];
 	long pin_cache;		/* pin_cache_entries to restore, or <= 0 */
 };
 
@@ -175,7 +175,7 @@ static inline void xf_close(struct xf *x)
 
 /* ---- the ioctls ----------------------------------------------------- */
 
-static inline int xf_sendv(const struct mpichan_ep *ep,
+static inline int xf_sendv(const struct mcr_ep *ep,
 			   const struct mpichan_iovec *iov, uint32_t cnt,
 			   uint32_t dst, uint32_t ctx, int32_t tag,
 			   uint64_t user_data, struct mpichan_send *out)
@@ -196,7 +196,7 @@ static inline int xf_sendv(const struct mpichan_ep *ep,
 	return ret;
 }
 
-static inline int xf_send(const struct mpichan_ep *ep, const void *buf,
+static inline int xf_send(const struct mcr_ep *ep, const void *buf,
 			  size_t len, uint32_t dst, uint32_t ctx, int32_t tag,
 			  uint64_t user_data, struct mpichan_send *out)
 {
@@ -205,7 +205,7 @@ static inline int xf_send(const struct mpichan_ep *ep, const void *buf,
 	return xf_sendv(ep, &v, 1, dst, ctx, tag, user_data, out);
 }
 
-static inline int xf_recvv(const struct mpichan_ep *ep,
+static inline int xf_recvv(const struct mcr_ep *ep,
 			   const struct mpichan_iovec *iov, uint32_t cnt,
 			   int32_t src, uint32_t ctx, int32_t tag,
 			   uint32_t flags, uint64_t handle, uint64_t user_data,
@@ -229,7 +229,7 @@ static inline int xf_recvv(const struct mpichan_ep *ep,
 	return ret;
 }
 
-static inline int xf_recv(const struct mpichan_ep *ep, void *buf, size_t len,
+static inline int xf_recv(const struct mcr_ep *ep, void *buf, size_t len,
 			  int32_t src, uint32_t ctx, int32_t tag,
 			  uint32_t flags, uint64_t handle, uint64_t user_data,
 			  struct mpichan_recv *out)
@@ -256,25 +256,25 @@ static inline int xf_unmap(int fd, uint64_t handle)
 
 /* ---- the completion queue ------------------------------------------ */
 
-static inline struct mpichan_cqe *xf_cqes(const struct mpichan_ep *ep)
+static inline struct mpichan_cqe *xf_cqes(const struct mcr_ep *ep)
 {
 	return (struct mpichan_cqe *)(ep->map + ep->off.cq +
 		(uint64_t)ep->rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE);
 }
 
 /* Entries the kernel posted that this rank has not consumed. */
-static inline uint32_t xf_cq_count(const struct mpichan_ep *ep)
+static inline uint32_t xf_cq_count(const struct mcr_ep *ep)
 {
-	struct mpichan_rank_ctl *c = mpichan_rank_ctl(ep, ep->rank);
+	struct mpichan_rank_ctl *c = mcr_rank_ctl(ep, ep->rank);
 
 	return __atomic_load_n(&c->cq_tail, __ATOMIC_ACQUIRE) - c->cq_head;
 }
 
 /* Take the next entry: 1, or 0 when the queue is empty. */
-static inline int xf_cq_pop(const struct mpichan_ep *ep,
+static inline int xf_cq_pop(const struct mcr_ep *ep,
 			    struct mpichan_cqe *out)
 {
-	struct mpichan_rank_ctl *c = mpichan_rank_ctl(ep, ep->rank);
+	struct mpichan_rank_ctl *c = mcr_rank_ctl(ep, ep->rank);
 	uint32_t head = c->cq_head;
 
 	if (__atomic_load_n(&c->cq_tail, __ATOMIC_ACQUIRE) == head)
@@ -285,7 +285,7 @@ static inline int xf_cq_pop(const struct mpichan_ep *ep,
 }
 
 /* Take the next entry, sleeping in WAIT up to timeout_ms: 0 or -errno. */
-static inline int xf_cq_wait(const struct mpichan_ep *ep,
+static inline int xf_cq_wait(const struct mcr_ep *ep,
 			     struct mpichan_cqe *out, int timeout_ms)
 {
 	int64_t end = mc_now_ns() + timeout_ms * MC_MS, left;

@@ -395,7 +395,7 @@ void do_debugfs(struct thr *t)
 void do_scribble(struct thr *t)
 {
 	struct slot s;
-	struct mpichan_ep *ep = &s.ep;
+	struct mcr_ep *ep = &s.ep;
 	uint64_t off, n, i, r;
 	unsigned char *p;
 
@@ -408,16 +408,16 @@ void do_scribble(struct thr *t)
 	set_hostile(s.job);
 	r = fz_below(&t->rng, ep->nranks);
 	switch (fz_below(&t->rng, 7)) {
-	case 0: off = ep->off.ring_ctl + mpichan_ring_index(ep, ep->rank, (uint32_t)r) *
+	case 0: off = ep->off.ring_ctl + mcr_ring_index(ep, ep->rank, (uint32_t)r) *
 		MPICHAN_RING_CTL_SIZE; break;			/* our tail */
-	case 1: off = ep->off.ring_ctl + mpichan_ring_index(ep, (uint32_t)r, ep->rank) *
+	case 1: off = ep->off.ring_ctl + mcr_ring_index(ep, (uint32_t)r, ep->rank) *
 		MPICHAN_RING_CTL_SIZE + 64; break;		/* our head */
 	case 2: off = ep->off.rank_ctl + r * MPICHAN_RANK_CTL_SIZE +
 		64 * fz_below(&t->rng, 4); break;		/* rank ctls, cq head */
 	case 3: off = ep->off.cq + ep->rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE +
 		fz_below(&t->rng, MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE); break;
 	case 4: off = 0; break;					/* job header */
-	case 5: off = ep->off.ring_data + mpichan_ring_index(ep, ep->rank, (uint32_t)r) *
+	case 5: off = ep->off.ring_data + mcr_ring_index(ep, ep->rank, (uint32_t)r) *
 		ep->off.ring_bytes + fz_below(&t->rng, ep->off.ring_bytes); break;
 	default:
 		if (t->touches++ > 2000)
@@ -457,22 +457,22 @@ void do_ring(struct thr *t)
 		return;
 	dst = fz_below(&t->rng, s.ep.nranks);
 	len = fz_below(&t->rng, sizeof(payload));
-	if (len > mpichan_max_payload(&s.ep))
-		len = mpichan_max_payload(&s.ep);
+	if (len > mcr_max_payload(&s.ep))
+		len = mcr_max_payload(&s.ep);
 	memset(payload, (int)dst, len);
 	op_begin(t, OP_RING, 0);
-	ret = mpichan_ring_send(&s.ep, dst, MPICHAN_MSG_DATA, (int32_t)len, 7,
+	ret = mcr_send(&s.ep, dst, MPICHAN_MSG_DATA, (int32_t)len, 7,
 				payload, len);
 	if (!ret) {
-		ret = mpichan_notify(&s.ep, dst);
+		ret = mcr_notify(&s.ep, dst);
 		if (ret < 0)
-			fz_result(OP_WAKE, -ret, E_WAKE, "WAKE from mpichan_notify");
+			fz_result(OP_WAKE, -ret, E_WAKE, "WAKE from mcr_notify");
 		ret = 0;
 	}
 	err = -ret;
 	for (src = 0; src < s.ep.nranks && !err; src++) {
 		for (k = 0; k < 8; k++) {
-			m = mpichan_ring_peek(&s.ep, src, &ret);
+			m = mcr_peek(&s.ep, src, &ret);
 			if (ret || !m) {
 				err = -ret;
 				break;
@@ -481,7 +481,7 @@ void do_ring(struct thr *t)
 			    (m->tag != (int32_t)m->len || m->context != 7))
 				fz_fail("ring %u->%u: message tag %d len %u context %u",
 					src, s.ep.rank, m->tag, m->len, m->context);
-			mpichan_ring_consume(&s.ep, src, m);
+			mcr_consume(&s.ep, src, m);
 		}
 	}
 	op_end(t);
@@ -504,12 +504,12 @@ void do_sleep_cq(struct thr *t)
 	if (pick_slot(t, SL_RANK, &s) < 0)
 		return;
 	op_begin(t, OP_SLEEP, to);
-	ret = mpichan_sleep(&s.ep, to, fz_chance(&t->rng, 50) ? MPICHAN_RANK_NONE :
+	ret = mcr_sleep(&s.ep, to, fz_chance(&t->rng, 50) ? MPICHAN_RANK_NONE :
 			    (int32_t)fz_below(&t->rng, s.ep.nranks));
 	op_end(t);
-	fz_result(OP_SLEEP, -ret, E_WAIT, "mpichan_sleep");
+	fz_result(OP_SLEEP, -ret, E_WAIT, "mcr_sleep");
 
-	me = mpichan_rank_ctl(&s.ep, s.ep.rank);
+	me = mcr_rank_ctl(&s.ep, s.ep.rank);
 	q = (struct mpichan_cqe *)(s.ep.map + s.ep.off.cq + (uint64_t)s.ep.rank *
 				   MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE);
 	op_begin(t, OP_CQ, 0);

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "fuzz.h"
-#include "mpichan_ring.h"
+#include "mcr.h"
 
 #define PAGE		4096UL
 #define NSLOTS		12
@@ -40,7 +40,7 @@ struct job_ref {
 struct slot {
 	int kind, fd, job;
 	unsigned int gen;
-	struct mpichan_ep ep;	/* rank: the main mapping (thread 0's) */
+	struct mcr_ep ep;	/* rank: the main mapping (thread 0's) */
 	void *win;		/* the rank's receive window, if mapped */
 	size_t win_len;
 };

@@ -44,6 +44,7 @@
 #define LM_MAGIC_INFO	0x494e464fU	/* "INFO" */
 #define LM_MAGIC_GROUP	0x47525550U	/* "GRUP" */
 #define LM_MAGIC_SESSION	0x53455353U	/* "SESS" */
+#define LM_MAGIC_WIN	0x57494e44U	/* "WIND" */
 
 /* Return an error class from the calling function unless x is 0. */
 #define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)
@@ -56,17 +57,20 @@ struct libmsg_errhandler {
 	uint32_t magic;
 	int kind;		/* LM_ERRH_* */
 	/* LM_ERRH_USER: */
-	int session;		/* made for sessions, not communicators */
+	int session;		/* made for: LM_ERRH_FOR_* */
 	MPI_Comm_errhandler_function *fn;
 	MPI_Session_errhandler_function *session_fn;
+	MPI_Win_errhandler_function *win_fn;
 	int refs;		/* the user's handle, objects it is on, gets */
 };
 
 enum { LM_ERRH_FATAL, LM_ERRH_RETURN, LM_ERRH_ABORT, LM_ERRH_USER };
+/* The objects a user's handler is made for. */
+enum { LM_ERRH_FOR_COMM, LM_ERRH_FOR_SESSION, LM_ERRH_FOR_WIN };
 
 /*
- * Why h may not go on a session (session 1) or a communicator (0):
- * NULL when it may.
+ * Why h may not go on an object of kind LM_ERRH_FOR_*: NULL when it
+ * may.
  */
 const char *lm_errh_misfit(MPI_Errhandler h, int session);
 
@@ -75,6 +79,25 @@ void lm_errh_hold(MPI_Errhandler h);
 void lm_errh_put(MPI_Errhandler h);
 /* An object's handler becomes h (held), the old one let go. */
 void lm_errh_set(MPI_Errhandler *slot, MPI_Errhandler h);
+
+/*
+ * What the layers below rma/ know of a window (rma/rma.h has the
+ * rest): the first member of struct libmsg_win, so that errors can be
+ * raised on its handler (errors.c) and attributes cached on it
+ * (comm/attr.c).
+ */
+struct lm_win_head {
+	uint32_t magic;		/* LM_MAGIC_WIN */
+	MPI_Errhandler errh;	/* held; MPI_ERRORS_ARE_FATAL at first */
+	struct lm_attr *attrs;	/* cached attributes, newest first */
+};
+
+/* A live window handle? */
+static inline int lm_win_valid(MPI_Win win)
+{
+	return win && ((const struct lm_win_head *)(const void *)win)->magic ==
+		LM_MAGIC_WIN;
+}
 
 /* MPI_Session_init's handle (runtime/session.c). */
 struct libmsg_session {
@@ -192,6 +215,9 @@ int lm_session_error(struct libmsg_session *s, const char *fn, int code,
  */
 int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same on window win's handler (win must be valid). */
+int lm_win_error(MPI_Win win, const char *fn, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void lm_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 						   noreturn));
 /* "libmsg: rank R: " and the message, one line in one write to stderr. */

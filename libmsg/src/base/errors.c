@@ -8,10 +8,10 @@
  * raised (which call, which argument) is kept and shown by
  * MPI_Error_string for that class, and printed when a handler aborts.
  *
- * A user's error handler (MPI_Comm_create_errhandler) is counted: the
- * user's handle, each communicator it is set on (or inherited by), and
- * each MPI_Comm_get_errhandler hold it; it is freed when the last lets
- * go.  It is called with the library lock held (at
+ * A user's error handler (MPI_Comm_create_errhandler, and the session
+ * and window ones) is counted: the user's handle, each object it is set
+ * on (or inherited by), and each MPI_*_get_errhandler hold it; it is
+ * freed when the last lets go.  It is called with the library lock held (at
  * MPI_THREAD_MULTIPLE), which the calls it makes take again, nested.
  */
 
@@ -54,6 +54,9 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_ERR_INTERN] = "MPI_ERR_INTERN: internal error",
 	[MPI_ERR_IN_STATUS] = "MPI_ERR_IN_STATUS: error code is in status",
 	[MPI_ERR_PENDING] = "MPI_ERR_PENDING: pending request",
+	[MPI_ERR_CONVERSION] = "MPI_ERR_CONVERSION: a value cannot be converted to the data representation",
+	[MPI_ERR_UNSUPPORTED_DATAREP] =
+		"MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation",
 	[MPI_ERR_INFO] = "MPI_ERR_INFO: invalid info object",
 	[MPI_ERR_INFO_KEY] = "MPI_ERR_INFO_KEY: invalid info key",
 	[MPI_ERR_INFO_VALUE] = "MPI_ERR_INFO_VALUE: invalid info value",
@@ -68,6 +71,22 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
+	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
+	[MPI_ERR_BASE] = "MPI_ERR_BASE: invalid base address",
+	[MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE: invalid lock type",
+	[MPI_ERR_RMA_CONFLICT] =
+		"MPI_ERR_RMA_CONFLICT: conflicting accesses to a window",
+	[MPI_ERR_RMA_SYNC] =
+		"MPI_ERR_RMA_SYNC: wrong synchronization of RMA calls",
+	[MPI_ERR_SIZE] = "MPI_ERR_SIZE: invalid size",
+	[MPI_ERR_DISP] = "MPI_ERR_DISP: invalid displacement",
+	[MPI_ERR_ASSERT] = "MPI_ERR_ASSERT: invalid assertion",
+	[MPI_ERR_RMA_RANGE] =
+		"MPI_ERR_RMA_RANGE: target memory is not part of the window",
+	[MPI_ERR_RMA_ATTACH] = "MPI_ERR_RMA_ATTACH: memory cannot be attached",
+	[MPI_ERR_RMA_SHARED] = "MPI_ERR_RMA_SHARED: memory cannot be shared",
+	[MPI_ERR_RMA_FLAVOR] =
+		"MPI_ERR_RMA_FLAVOR: the window's flavor does not allow this",
 };
 
 static int predefined(int code)
@@ -128,11 +147,13 @@ void lm_fatal(const char *fmt, ...)
 
 /*
  * Raise code on handler h: the detail is kept for MPI_Error_string, a
- * user's handler is called with the object (*comm or *session, by the
- * kind it was made for), a fatal one ends the process with the detail.
+ * user's handler is called with the object (*comm, *session or *win,
+ * by the kind it was made for), a fatal one ends the process with the
+ * detail.
  */
-int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
-		  const char *fn, int code, const char *fmt, va_list ap)
+static int errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
+		      MPI_Win win, const char *fn, int code, const char *fmt,
+		      va_list ap)
 {
 	char msg[160];
 
@@ -146,8 +167,10 @@ int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
 	if (h->kind == LM_ERRH_USER) {
 		int e = code;
 
-		if (h->session)
+		if (h->session == LM_ERRH_FOR_SESSION)
 			h->session_fn(&session, &e);
+		else if (h->session == LM_ERRH_FOR_WIN)
+			h->win_fn(&win, &e);
 		else
 			h->fn(&comm, &e);
 		return code;
@@ -155,6 +178,25 @@ int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
 	lm_fatal("%s: %s (%s)", fn, msg, predefined(code) ? class_names[code] :
 		 lm_err_user_class(code) >= 0 ? lm_err_user_string(code) :
 		 "unknown error class");
+}
+
+int lm_errh_raise(MPI_Errhandler h, MPI_Comm comm, MPI_Session session,
+		  const char *fn, int code, const char *fmt, va_list ap)
+{
+	return errh_raise(h, comm, session, MPI_WIN_NULL, fn, code, fmt, ap);
+}
+
+int lm_win_error(MPI_Win win, const char *fn, int code, const char *fmt, ...)
+{
+	struct lm_win_head *w = (struct lm_win_head *)(void *)win;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = errh_raise(w->errh, MPI_COMM_NULL, MPI_SESSION_NULL, win, fn,
+			 code, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 int lm_errh_error(MPI_Errhandler h, const char *fn, int code,
@@ -219,12 +261,20 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 
 const char *lm_errh_misfit(MPI_Errhandler h, int session)
 {
+	static const char *const made_for[] = {
+		[LM_ERRH_FOR_COMM] = "a communicator's",
+		[LM_ERRH_FOR_SESSION] = "a session's",
+		[LM_ERRH_FOR_WIN] = "a window's",
+	};
+	static __thread char why[96];
+
 	if (!h || h->magic != LM_MAGIC_ERRH)
 		return "invalid error handler";
 	if (h->kind != LM_ERRH_USER || h->session == session)
 		return NULL;
-	return session ? "a communicator's error handler, not a session's" :
-		"a session's error handler, not a communicator's";
+	snprintf(why, sizeof(why), "%s error handler, not %s",
+		 made_for[h->session], made_for[session]);
+	return why;
 }
 
 void lm_errh_hold(MPI_Errhandler h)
@@ -249,7 +299,7 @@ void lm_errh_put(MPI_Errhandler h)
 	}
 }
 
-/* A user's handler: for a session's calls or a communicator's. */
+/* A user's handler: for a session's calls, a communicator's or a window's. */
 static int errh_new(const char *fn, int session, void (*f)(void),
 		    MPI_Errhandler *errhandler)
 {
@@ -265,8 +315,10 @@ static int errh_new(const char *fn, int session, void (*f)(void),
 	h->magic = LM_MAGIC_ERRH;
 	h->kind = LM_ERRH_USER;
 	h->session = session;
-	if (session)
+	if (session == LM_ERRH_FOR_SESSION)
 		h->session_fn = (MPI_Session_errhandler_function *)f;
+	else if (session == LM_ERRH_FOR_WIN)
+		h->win_fn = (MPI_Win_errhandler_function *)f;
 	else
 		h->fn = (MPI_Comm_errhandler_function *)f;
 	h->refs = 1;
@@ -281,7 +333,19 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
 	static const char fn[] = "MPI_Comm_create_errhandler";
 
 	lm_check_init(fn);
-	return errh_new(fn, 0, (void (*)(void))comm_errhandler_fn, errhandler);
+	return errh_new(fn, LM_ERRH_FOR_COMM, (void (*)(void))comm_errhandler_fn,
+			errhandler);
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+			      MPI_Errhandler *errhandler)
+{
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_create_errhandler";
+
+	lm_check_init(fn);
+	return errh_new(fn, LM_ERRH_FOR_WIN, (void (*)(void))win_errhandler_fn,
+			errhandler);
 }
 
 /* MPI-4.0 allows this before any initialization. */
@@ -290,7 +354,7 @@ int MPI_Session_create_errhandler(
 	MPI_Errhandler *errhandler)
 {
 	LM_GUARD();
-	return errh_new("MPI_Session_create_errhandler", 1,
+	return errh_new("MPI_Session_create_errhandler", LM_ERRH_FOR_SESSION,
 			(void (*)(void))session_errhandler_fn, errhandler);
 }
 

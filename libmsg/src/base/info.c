@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/base.h"
@@ -134,7 +135,10 @@ int lm_thread_level_parse(const char *name)
 	return -1;
 }
 
-/* "command" and "argv": argv[0] and the rest, separated by spaces. */
+/*
+ * "command" and "argv": argv[0] (the program, as it was started) and
+ * the arguments after it, separated by spaces (no key without any).
+ */
 static void env_args(struct libmsg_info *info, int argc, char *const argv[])
 {
 	char args[MPI_MAX_INFO_VAL] = "";
@@ -146,11 +150,12 @@ static void env_args(struct libmsg_info *info, int argc, char *const argv[])
 	info_put(info, "command", argv[0]);
 	for (i = 1; i < argc && argv[i]; i++) {
 		len += (size_t)snprintf(args + len, sizeof(args) - len, "%s%s",
-					len ? " " : "", argv[i]);
+					i > 1 ? " " : "", argv[i]);
 		if (len >= sizeof(args) - 1)
 			break;
 	}
-	info_put(info, "argv", args);
+	if (argc > 1)
+		info_put(info, "argv", args);
 }
 
 /* The process's command line from /proc, as env_args() takes it. */
@@ -172,26 +177,47 @@ static void env_command(struct libmsg_info *info)
 }
 
 /*
- * What MPI_INFO_ENV and MPI_Info_create_env describe: the command (from
- * argv, or /proc for argc < 0), the host and directory, and once the job
- * is joined its size and the thread level.  An object filled before
- * that is filled again at its next use.
+ * The processes of MPI_COMM_WORLD: the job's size once joined, before
+ * that what mpiexec says (MPICHAN_SIZE), else 1 (a singleton).
+ */
+static unsigned long env_maxprocs(void)
+{
+	const char *v = getenv("MPICHAN_SIZE");
+	char *end;
+	unsigned long n;
+
+	if (lm.initialized)
+		return (unsigned long)lm.job.nranks;
+	if (!v)
+		return 1;
+	n = strtoul(v, &end, 10);
+	return *v && !*end && n ? n : 1;
+}
+
+/*
+ * What MPI_INFO_ENV and MPI_Info_create_env describe (MPI-4.0 11.4):
+ * "command" and "argv" (from argv, or /proc without one), "maxprocs"
+ * (the processes of MPI_COMM_WORLD), "host" and "arch" (uname's node
+ * and machine), "wdir" (the working directory) and, once MPI is
+ * initialized, "thread_level" (the level asked for: libmsg gives every
+ * level asked).  "soft" and "file" are not set: mpiexec takes neither
+ * (a job has exactly -n processes and no file of further information).
+ * An object filled before MPI_Init is filled again at its next use.
  */
 static void env_fill(struct libmsg_info *info, int argc, char *const argv[])
 {
 	char buf[MPI_MAX_INFO_VAL];
+	struct utsname u;
 
-	if (argc < 0)
+	if (argc < 1 || !argv)
 		env_command(info);
 	else
 		env_args(info, argc, argv);
-	if (lm.initialized) {
-		snprintf(buf, sizeof(buf), "%u", (unsigned)lm.job.nranks);
-		info_put(info, "maxprocs", buf);
-	}
-	if (!gethostname(buf, sizeof(buf))) {
-		buf[sizeof(buf) - 1] = 0;
-		info_put(info, "host", buf);
+	snprintf(buf, sizeof(buf), "%lu", env_maxprocs());
+	info_put(info, "maxprocs", buf);
+	if (!uname(&u)) {
+		info_put(info, "host", u.nodename);
+		info_put(info, "arch", u.machine);
 	}
 	if (getcwd(buf, sizeof(buf)))
 		info_put(info, "wdir", buf);
@@ -305,6 +331,7 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 	*info = info_alloc();
 	if (!*info)
 		return lm_error(NULL, fn, MPI_ERR_NO_MEM, "out of memory");
+	/* 0 and NULL: the command line the process has (/proc). */
 	env_fill(*info, argc, argv);
 	(*info)->filled = 0;
 	return MPI_SUCCESS;

@@ -74,7 +74,7 @@ static uint32_t waiting_mask;
 
 void lm_area_init(void)
 {
-	const struct mpichan_ep *ep = &lm.job.ep;
+	const struct mcr_ep *ep = &lm.job.ep;
 
 	area = NULL;
 	if (ep->off.coll && ep->off.coll % 64 == 0 &&
@@ -127,7 +127,7 @@ int lm_area_keep_ctx(const struct libmsg_comm *c)
 	if (channel(c) < 0 || !lm.job.hdr->dead_count)
 		return 0;
 	for (r = 0; r < c->size; r++)
-		if (__atomic_load_n(&mpichan_rank_ctl(&lm.job.ep,
+		if (__atomic_load_n(&mcr_rank_ctl(&lm.job.ep,
 				    (uint32_t)lm_comm_world(c, r))->state,
 				    __ATOMIC_ACQUIRE) == MPICHAN_RANK_DEAD)
 			return 1;

@@ -25,6 +25,12 @@
 struct lm_coll_unpack {
 	struct lm_coll_unpack *next;
 	int copy;		/* tmp is laid out as the type: typed copy */
+	/*
+	 * Else, when set: tmp holds the elements as an array of this
+	 * padded pair type (C structs), packed into `packed` first.
+	 */
+	MPI_Datatype via;
+	unsigned char *packed;
 	const unsigned char *tmp;
 	void *buf;
 	int n;			/* blocks */
@@ -84,10 +90,16 @@ void lm_coll_unpack_run(struct lm_sched *s)
 	for (u = s->unpack; u; u = u->next) {
 		for (i = 0; i < u->n; i++) {
 			t = u->types ? u->types[i] : u->dt;
-			if (u->copy)
+			if (u->copy) {
 				lm_dt_copy(u->tmp + u->poff[i], at(u->buf, u->uoff[i]),
 					   u->counts[i], t);
-			else
+			} else if (u->via) {
+				lm_dt_pack(u->tmp, u->counts[i] * (int64_t)t->nbasic,
+					   u->via, u->packed);
+				lm_dt_unpack(u->packed,
+					     (uint64_t)u->counts[i] * (uint64_t)t->size,
+					     u->buf, u->counts[i], t);
+			} else
 				lm_dt_unpack(u->tmp + u->poff[i],
 					     (uint64_t)u->counts[i] * (uint64_t)t->size,
 					     at(u->buf, u->uoff[i]), u->counts[i], t);
@@ -268,6 +280,57 @@ static int reduce_temps(struct lm_sched *s, struct lm_coll_args *a,
 	return MPI_SUCCESS;
 }
 
+/*
+ * A derived type of a padded pair (MPI_DOUBLE_INT...) under a
+ * predefined op: the loops want C structs, extent apart, which packing
+ * does not give (it leaves the padding out).  The input is packed,
+ * then unpacked as an array of the pair; the result goes the other way
+ * at the end (through the same packed temporary).
+ */
+static int pair_temps(struct lm_sched *s, struct lm_coll_args *a,
+		      MPI_Datatype udt, int64_t total, int64_t rcount)
+{
+	MPI_Datatype p = udt->basic;
+	uint64_t n = udt->nbasic, ext = (uint64_t)p->extent;
+	int64_t most = total > rcount ? total : rcount;
+	unsigned char *packed, *in, *out;
+	struct lm_coll_unpack *u;
+
+	packed = lm_sched_tmp(s, (uint64_t)most * (uint64_t)udt->size);
+	in = lm_sched_tmp(s, (uint64_t)total * n * ext);
+	if (!packed || !in)
+		return MPI_ERR_NO_MEM;
+	lm_dt_pack(a->sbuf, total, udt, packed);
+	lm_dt_unpack(packed, (uint64_t)total * (uint64_t)udt->size, in,
+		     (int64_t)((uint64_t)total * n), p);
+	out = in;
+	if (!a->in_place && rcount) {
+		out = lm_sched_tmp(s, (uint64_t)rcount * n * ext);
+		if (!out)
+			return MPI_ERR_NO_MEM;
+	}
+	if (rcount) {
+		u = unpack_new(s);
+		if (!u)
+			return MPI_ERR_NO_MEM;
+		u->tmp = out;
+		u->buf = a->rbuf;
+		u->n = 1;
+		u->count1 = rcount;
+		u->counts = &u->count1;
+		u->uoff = &u->uoff1;
+		u->poff = &u->poff1;
+		u->dt = udt;
+		u->via = p;
+		u->packed = packed;
+		lm_dt_hold(udt);
+	}
+	a->sbuf = in;
+	if (a->in_place || rcount)
+		a->rbuf = out;
+	return MPI_SUCCESS;
+}
+
 int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 			int64_t rcount, uint64_t *mult, const char **why)
 {
@@ -276,6 +339,20 @@ int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 	uint64_t n;
 
 	*mult = 1;
+	if (udt->index != LM_DT_DERIVED && !udt->dense) {
+		/*
+		 * A padded pair (MPI_DOUBLE_INT: 12 bytes of data, 16 of
+		 * extent): the ops work on the C structs, so the elements
+		 * are extent apart, moved in and out of the user's buffers
+		 * by typed copies that leave the padding alone.
+		 */
+		a->esize = (uint64_t)udt->extent;
+		a->bytes = (uint64_t)total * a->esize;
+		if (!total)
+			return MPI_SUCCESS;
+		*why = "out of memory";
+		return reduce_temps(s, a, udt, total, rcount, a->esize, 1);
+	}
 	if (udt->index != LM_DT_DERIVED)
 		return MPI_SUCCESS;
 	/* MPI_REPLACE and MPI_NO_OP take any type: as a user op would. */
@@ -289,6 +366,14 @@ int lm_coll_reduce_view(struct lm_sched *s, struct lm_coll_args *a,
 		*mult = n;
 		a->dt = udt->basic;
 		a->count = (int)((uint64_t)total * n);
+		if (!udt->basic->dense) {
+			a->esize = (uint64_t)udt->basic->extent;
+			a->bytes = (uint64_t)a->count * a->esize;
+			if (!total)
+				return MPI_SUCCESS;
+			*why = "out of memory";
+			return pair_temps(s, a, udt, total, rcount);
+		}
 		a->esize = (uint64_t)udt->basic->size;
 		if (lm_coll_in_place_ok(udt) || !total)
 			return MPI_SUCCESS;

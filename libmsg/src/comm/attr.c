@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * Attribute caching on communicators and datatypes: keyvals with copy
- * and delete callbacks, and the (keyval, value) pairs each object holds.
+ * Attribute caching on communicators, datatypes and windows: keyvals
+ * with copy and delete callbacks, and the (keyval, value) pairs each
+ * object holds.
  *
- * A keyval is made for one kind of object (MPI_Comm_create_keyval or
- * MPI_Type_create_keyval) and is refused on the other.  It lives while
- * the user holds it or an attribute uses it: freeing the keyval only
- * gives up the user's handle, and attributes already set keep their
- * callbacks.  Attributes are kept newest first, so an object's delete
- * callbacks run in the reverse order of setting (MPI asks this of
- * MPI_COMM_SELF at MPI_Finalize).  Copy callbacks run when the object
- * is duplicated (MPI_Comm_dup and friends, MPI_Type_dup), delete
+ * A keyval is made for one kind of object (MPI_Comm_create_keyval,
+ * MPI_Type_create_keyval or MPI_Win_create_keyval) and is refused on
+ * the others.  It lives while the user holds it or an attribute uses
+ * it: freeing the keyval only gives up the user's handle and marks it
+ * for deallocation (MPI-3.1 section 6.7.2); the attributes already set
+ * work on, callbacks and all (get, set, delete, copied by a dup), until
+ * the last of them is deleted and the keyval goes.  Attributes are kept
+ * newest first, so an object's delete callbacks run in the reverse
+ * order of setting (MPI asks this of MPI_COMM_SELF at MPI_Finalize).
+ * Copy callbacks run when the object is duplicated (MPI_Comm_dup and
+ * friends, MPI_Type_dup; windows are never duplicated), delete
  * callbacks when it is freed, when the attribute is deleted or set
- * anew.
+ * anew.  Errors about a window's attributes go to the window's handler.
  *
  * The predefined keys (MPI_TAG_UB, MPI_HOST, MPI_IO,
  * MPI_WTIME_IS_GLOBAL, MPI_LASTUSEDCODE, MPI_UNIVERSE_SIZE, MPI_APPNUM)
  * are answered on every communicator and cannot be set or deleted.
  */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,20 +33,22 @@
 #define LM_KEYVAL_BASE	0x100
 #define LM_KEYVAL_MAX	(1 << 20)
 
-enum { LM_KV_COMM = 1, LM_KV_TYPE };
+enum { LM_KV_COMM = 1, LM_KV_TYPE, LM_KV_WIN };
 
 struct lm_keyval {
 	union {
 		MPI_Comm_copy_attr_function *comm;
 		MPI_Type_copy_attr_function *type;
+		MPI_Win_copy_attr_function *win;	/* never called */
 	} copy;
 	union {
 		MPI_Comm_delete_attr_function *comm;
 		MPI_Type_delete_attr_function *type;
+		MPI_Win_delete_attr_function *win;
 	} del;
 	void *extra;
 	int refs;		/* the user's handle, plus attributes using it */
-	uint8_t kind;		/* LM_KV_COMM or LM_KV_TYPE */
+	uint8_t kind;		/* LM_KV_COMM, LM_KV_TYPE or LM_KV_WIN */
 	uint8_t user;		/* the user still holds the handle */
 };
 
@@ -51,12 +58,13 @@ struct lm_attr {
 	void *val;
 };
 
-/* An object attributes hang on: a communicator or a datatype. */
+/* An object attributes hang on: a communicator, a datatype or a window. */
 struct holder {
 	int kind;
-	void *obj;		/* MPI_Comm or MPI_Datatype */
+	void *obj;		/* MPI_Comm, MPI_Datatype or MPI_Win */
 	struct lm_attr **head;
-	struct libmsg_comm *comm;	/* whose error handler reports */
+	struct libmsg_comm *comm;	/* whose error handler reports
+					 * (a window's own reports for it) */
 };
 
 static struct holder of_comm(struct libmsg_comm *c)
@@ -69,9 +77,34 @@ static struct holder of_type(MPI_Datatype dt)
 	return (struct holder){ LM_KV_TYPE, dt, &dt->attrs, NULL };
 }
 
+static struct holder of_win(MPI_Win win)
+{
+	struct lm_win_head *w = (struct lm_win_head *)(void *)win;
+
+	return (struct holder){ LM_KV_WIN, win, &w->attrs, NULL };
+}
+
 static const char *const kind_name[] = {
 	[LM_KV_COMM] = "communicator", [LM_KV_TYPE] = "datatype",
+	[LM_KV_WIN] = "window",
 };
+
+/* Raise an error on h's object: a window's handler, else h->comm's. */
+static int herr(const struct holder *h, const char *fn, int code,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int herr(const struct holder *h, const char *fn, int code,
+		const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (h->kind == LM_KV_WIN && h->obj)
+		return lm_win_error(h->obj, fn, code, "%s", msg);
+	return lm_error(h->comm, fn, code, "%s", msg);
+}
 
 static struct lm_keyval *keyvals;
 static int nkeyvals;
@@ -124,6 +157,30 @@ int libmsg_type_null_delete_fn(MPI_Datatype type, int keyval, void *val,
 	return MPI_SUCCESS;
 }
 
+int libmsg_win_null_copy_fn(MPI_Win oldwin, int keyval, void *extra,
+			    void *in, void *out, int *flag)
+{
+	(void)oldwin; (void)keyval; (void)extra; (void)in; (void)out;
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+int libmsg_win_dup_fn(MPI_Win oldwin, int keyval, void *extra, void *in,
+		      void *out, int *flag)
+{
+	(void)oldwin; (void)keyval; (void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int libmsg_win_null_delete_fn(MPI_Win win, int keyval, void *val,
+			      void *extra)
+{
+	(void)win; (void)keyval; (void)val; (void)extra;
+	return MPI_SUCCESS;
+}
+
 static int predefined(int keyval)
 {
 	return keyval == MPI_TAG_UB || keyval == MPI_HOST ||
@@ -144,23 +201,28 @@ static void keyval_put(struct lm_keyval *k)
 		memset(k, 0, sizeof(*k));
 }
 
-/* A user keyval of h's kind valid for set/get/delete, or an error. */
+/*
+ * A user keyval of h's kind, or an error.  user: the user must still
+ * hold it (MPI_Comm_free_keyval); set, get and delete also take one
+ * that was freed while attributes still use it.
+ */
 static int check_keyval(const struct holder *h, const char *fn, int keyval,
-			struct lm_keyval **k)
+			struct lm_keyval **k, int user)
 {
 	int i = keyval - LM_KEYVAL_BASE;
 
 	if (h->kind == LM_KV_COMM && predefined(keyval))
-		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
-				"keyval %#x is predefined and read-only", keyval);
-	if (i < 0 || i >= nkeyvals || !keyvals[i].user)
-		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
-				"keyval %d is not a keyval (freed or never created)",
-				keyval);
+		return herr(h, fn, MPI_ERR_KEYVAL,
+			    "keyval %#x is predefined and read-only", keyval);
+	if (i < 0 || i >= nkeyvals || !keyvals[i].refs ||
+	    (user && !keyvals[i].user))
+		return herr(h, fn, MPI_ERR_KEYVAL,
+			    "keyval %d is not a keyval (freed or never created)",
+			    keyval);
 	if (keyvals[i].kind != h->kind)
-		return lm_error(h->comm, fn, MPI_ERR_KEYVAL,
-				"keyval %d is a %s keyval, not a %s one", keyval,
-				kind_name[keyvals[i].kind], kind_name[h->kind]);
+		return herr(h, fn, MPI_ERR_KEYVAL,
+			    "keyval %d is a %s keyval, not a %s one", keyval,
+			    kind_name[keyvals[i].kind], kind_name[h->kind]);
 	*k = &keyvals[i];
 	return MPI_SUCCESS;
 }
@@ -193,6 +255,10 @@ static int keyval_create(int kind, const char *fn, void *copy_fn,
 		keyvals[i].copy.comm = copy_fn ? copy_fn : MPI_COMM_NULL_COPY_FN;
 		keyvals[i].del.comm = delete_fn ? delete_fn :
 						  MPI_COMM_NULL_DELETE_FN;
+	} else if (kind == LM_KV_WIN) {
+		keyvals[i].copy.win = copy_fn ? copy_fn : MPI_WIN_NULL_COPY_FN;
+		keyvals[i].del.win = delete_fn ? delete_fn :
+						 MPI_WIN_NULL_DELETE_FN;
 	} else {
 		keyvals[i].copy.type = copy_fn ? copy_fn : MPI_TYPE_NULL_COPY_FN;
 		keyvals[i].del.type = delete_fn ? delete_fn :
@@ -215,7 +281,7 @@ static int keyval_free(int kind, const char *fn, int *keyval)
 	lm_check_init(fn);
 	if (!keyval)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "keyval is NULL");
-	err = check_keyval(&h, fn, *keyval, &k);
+	err = check_keyval(&h, fn, *keyval, &k, 1);
 	if (err)
 		return err;
 	k->user = 0;
@@ -285,12 +351,14 @@ static int attr_delete_cb(const struct holder *h, struct lm_attr *a,
 	struct lm_keyval *k = keyval_of(a);
 	int err = h->kind == LM_KV_COMM ?
 		k->del.comm(h->obj, a->keyval, a->val, k->extra) :
+		h->kind == LM_KV_WIN ?
+		k->del.win(h->obj, a->keyval, a->val, k->extra) :
 		k->del.type(h->obj, a->keyval, a->val, k->extra);
 
 	if (err != MPI_SUCCESS)
-		return lm_error(h->comm, fn, err,
-				"the delete callback of keyval %d returned %d",
-				a->keyval, err);
+		return herr(h, fn, err,
+			    "the delete callback of keyval %d returned %d",
+			    a->keyval, err);
 	return MPI_SUCCESS;
 }
 
@@ -299,7 +367,7 @@ static int attr_set(const struct holder *h, const char *fn, int keyval,
 {
 	struct lm_keyval *k;
 	struct lm_attr *a;
-	int err = check_keyval(h, fn, keyval, &k);
+	int err = check_keyval(h, fn, keyval, &k, 0);
 
 	if (err)
 		return err;
@@ -314,7 +382,7 @@ static int attr_set(const struct holder *h, const char *fn, int keyval,
 	}
 	a = malloc(sizeof(*a));
 	if (!a)
-		return lm_error(h->comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		return herr(h, fn, MPI_ERR_NO_MEM, "out of memory");
 	a->keyval = keyval;
 	a->val = val;
 	a->next = *h->head;
@@ -331,9 +399,8 @@ static int attr_get(const struct holder *h, const char *fn, int keyval,
 	int err;
 
 	if (!val || !flag)
-		return lm_error(h->comm, fn, MPI_ERR_ARG,
-				"attribute_val or flag is NULL");
-	err = check_keyval(h, fn, keyval, &k);
+		return herr(h, fn, MPI_ERR_ARG, "attribute_val or flag is NULL");
+	err = check_keyval(h, fn, keyval, &k, 0);
 	if (err)
 		return err;
 	a = attr_find(h, keyval);
@@ -347,7 +414,7 @@ static int attr_delete(const struct holder *h, const char *fn, int keyval)
 {
 	struct lm_keyval *k;
 	struct lm_attr *a;
-	int err = check_keyval(h, fn, keyval, &k);
+	int err = check_keyval(h, fn, keyval, &k, 0);
 
 	if (err)
 		return err;
@@ -625,6 +692,48 @@ void lm_type_attr_drop(MPI_Datatype dt)
 	struct holder h = of_type(dt);
 
 	attr_drop(&h);
+}
+
+/* Windows: the calls themselves are rma/'s, which answers the predefined keys. */
+int lm_win_keyval_create(const char *fn, MPI_Win_copy_attr_function *copy_fn,
+			 MPI_Win_delete_attr_function *delete_fn, int *keyval,
+			 void *extra)
+{
+	return keyval_create(LM_KV_WIN, fn, copy_fn, delete_fn, keyval, extra);
+}
+
+int lm_win_keyval_free(const char *fn, int *keyval)
+{
+	return keyval_free(LM_KV_WIN, fn, keyval);
+}
+
+int lm_win_attr_set(MPI_Win win, const char *fn, int keyval, void *val)
+{
+	struct holder h = of_win(win);
+
+	return attr_set(&h, fn, keyval, val);
+}
+
+int lm_win_attr_get(MPI_Win win, const char *fn, int keyval, void *val,
+		    int *flag)
+{
+	struct holder h = of_win(win);
+
+	return attr_get(&h, fn, keyval, val, flag);
+}
+
+int lm_win_attr_delete(MPI_Win win, const char *fn, int keyval)
+{
+	struct holder h = of_win(win);
+
+	return attr_delete(&h, fn, keyval);
+}
+
+int lm_win_attr_delete_all(MPI_Win win, const char *fn)
+{
+	struct holder h = of_win(win);
+
+	return attr_delete_all(&h, fn);
 }
 
 void lm_attr_fini(void)

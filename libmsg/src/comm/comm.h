@@ -108,6 +108,20 @@ int lm_attr_delete_all(struct libmsg_comm *c, const char *fn);
 /* Drop c's attributes without callbacks (the library is going away). */
 void lm_attr_drop(struct libmsg_comm *c);
 void lm_attr_fini(void);
+/*
+ * Windows' keyvals and attributes (the MPI_Win_ calls are rma/'s, which
+ * answers the predefined keys first); errors go to the window's handler.
+ */
+int lm_win_keyval_create(const char *fn, MPI_Win_copy_attr_function *copy_fn,
+			 MPI_Win_delete_attr_function *delete_fn, int *keyval,
+			 void *extra);
+int lm_win_keyval_free(const char *fn, int *keyval);
+int lm_win_attr_set(MPI_Win win, const char *fn, int keyval, void *val);
+int lm_win_attr_get(MPI_Win win, const char *fn, int keyval, void *val,
+		    int *flag);
+int lm_win_attr_delete(MPI_Win win, const char *fn, int keyval);
+/* MPI_Win_free: every delete callback, newest first; stops at a failing one. */
+int lm_win_attr_delete_all(MPI_Win win, const char *fn);
 
 /* ---- topo.c ---------------------------------------------------------------- */
 

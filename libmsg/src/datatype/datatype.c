@@ -4,7 +4,12 @@
  * makes, reference counts, and the queries (size, extents, names,
  * counts of a status).  Constructors: dtype_build.c; packing: pack.c.
  *
- * A predefined type is one contiguous block (extent == size).  A
+ * A predefined type is one contiguous block (extent == size), but for
+ * the MINLOC/MAXLOC pairs with padding (MPI_DOUBLE_INT, MPI_LONG_INT,
+ * MPI_SHORT_INT, MPI_LONG_DOUBLE_INT): their size is their two
+ * members', as a struct type built from them has, their extent the C
+ * struct's, and like a derived type they carry a layout, so that data
+ * moves skip the padding.  A
  * derived type carries its layout (datatype.h): how its bytes map to the
  * user's buffer, built once by its constructor and shared, never copied,
  * by the types built on it.  A type lives while its handle or an
@@ -14,6 +19,7 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +70,109 @@ DT(c_float_complex, C_FLOAT_COMPLEX, float complex, "MPI_C_FLOAT_COMPLEX");
 DT(c_double_complex, C_DOUBLE_COMPLEX, double complex, "MPI_C_DOUBLE_COMPLEX");
 DT(c_long_double_complex, C_LONG_DOUBLE_COMPLEX, long double complex, "MPI_C_LONG_DOUBLE_COMPLEX");
 DT(packed, PACKED, unsigned char, "MPI_PACKED");
-DT(float_int, FLOAT_INT, struct lm_float_int, "MPI_FLOAT_INT");
-DT(double_int, DOUBLE_INT, struct lm_double_int, "MPI_DOUBLE_INT");
-DT(long_int, LONG_INT, struct lm_long_int, "MPI_LONG_INT");
-DT(2int, 2INT, struct lm_2int, "MPI_2INT");
-DT(short_int, SHORT_INT, struct lm_short_int, "MPI_SHORT_INT");
-DT(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int, "MPI_LONG_DOUBLE_INT");
+/*
+ * The Fortran types C sees (MPI-3.1 3.2.2 and A.1.1), with gfortran's
+ * sizes: INTEGER, REAL and LOGICAL 4 bytes, DOUBLE PRECISION 8,
+ * COMPLEX two REALs, DOUBLE COMPLEX two DOUBLE PRECISIONs, CHARACTER
+ * 1; the sized ones (INTEGER*1 to *16, REAL*2 to *16, COMPLEX*8 to
+ * *32) as their names say.  A LOGICAL is 0 or 1 (gfortran's .FALSE.
+ * and .TRUE.), any other value read as true.
+ */
+DT(character, CHARACTER, char, "MPI_CHARACTER");
+DT(logical, LOGICAL, int32_t, "MPI_LOGICAL");
+DT(integer, INTEGER, int32_t, "MPI_INTEGER");
+DT(real, REAL, float, "MPI_REAL");
+DT(double_precision, DOUBLE_PRECISION, double, "MPI_DOUBLE_PRECISION");
+DT(f_complex, COMPLEX, float complex, "MPI_COMPLEX");
+DT(double_complex, DOUBLE_COMPLEX, double complex, "MPI_DOUBLE_COMPLEX");
+DT(integer1, INTEGER1, int8_t, "MPI_INTEGER1");
+DT(integer2, INTEGER2, int16_t, "MPI_INTEGER2");
+DT(integer4, INTEGER4, int32_t, "MPI_INTEGER4");
+DT(integer8, INTEGER8, int64_t, "MPI_INTEGER8");
+DT(integer16, INTEGER16, lm_integer16, "MPI_INTEGER16");
+DT(real2, REAL2, lm_real2, "MPI_REAL2");
+DT(real4, REAL4, float, "MPI_REAL4");
+DT(real8, REAL8, double, "MPI_REAL8");
+DT(real16, REAL16, lm_real16, "MPI_REAL16");
+DT(complex8, COMPLEX8, float complex, "MPI_COMPLEX8");
+DT(complex16, COMPLEX16, double complex, "MPI_COMPLEX16");
+DT(complex32, COMPLEX32, lm_complex32, "MPI_COMPLEX32");
+DT(2real, 2REAL, struct lm_2real, "MPI_2REAL");
+DT(2double_precision, 2DOUBLE_PRECISION, struct lm_2double_precision,
+   "MPI_2DOUBLE_PRECISION");
+DT(2integer, 2INTEGER, struct lm_2integer, "MPI_2INTEGER");
+
+/*
+ * C++'s bool and std::complex<T>: the same bytes as C's bool and
+ * T _Complex (C++ guarantees std::complex<T> is laid out as T[2]); the
+ * C++ test checks the sizes from C++.
+ */
+DT(cxx_bool, CXX_BOOL, bool, "MPI_CXX_BOOL");
+DT(cxx_float_complex, CXX_FLOAT_COMPLEX, float complex, "MPI_CXX_FLOAT_COMPLEX");
+DT(cxx_double_complex, CXX_DOUBLE_COMPLEX, double complex, "MPI_CXX_DOUBLE_COMPLEX");
+DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
+   "MPI_CXX_LONG_DOUBLE_COMPLEX");
+
+/*
+ * The pairs: (value, int), the size of the two members (MPI_DOUBLE_INT
+ * 12 bytes), bounds those of the C struct (extent 16).  The value and
+ * the int are one run at 0, but for MPI_SHORT_INT (a hole after the
+ * short).  Each run is one leaf of the layout; a pair's two basic
+ * elements are counted together (a partial pair is no whole number of
+ * elements), except MPI_SHORT_INT's, whose members are apart.
+ */
+#define PAIR_V(T)	sizeof(((T *)0)->v)
+#define PAIR_SIZE(T)	(PAIR_V(T) + sizeof(int))
+#define PAIR_LAYOUT(id, T, x)						\
+	static struct lm_layout pair_layout_##id = {			\
+		.refs = LM_LAYOUT_STATIC, .nsegs = 1,			\
+		.size = PAIR_SIZE(T), .nelem = 2,			\
+		.segs = { { .count = 1, .len = PAIR_SIZE(T),		\
+			    .esize = (uint32_t)PAIR_SIZE(T), .epe = 2,	\
+			    .x32 = x } },				\
+	}
+#define PAIR(id, idx, T, mpiname, lay)					\
+	struct libmsg_datatype libmsg_dt_##id = {			\
+		.magic = LM_MAGIC_DT, .index = LM_DT_##idx,		\
+		.size = (int64_t)PAIR_SIZE(T), .name = mpiname,		\
+		.lb = 0, .extent = (int64_t)sizeof(T),			\
+		.true_lb = 0,						\
+		.true_extent = (int64_t)(offsetof(T, i) + sizeof(int)),	\
+		.align = (uint32_t)_Alignof(T), .predefined = 1,	\
+		.committed = 1,						\
+		.contig1 = offsetof(T, i) == PAIR_V(T),			\
+		.dense = PAIR_SIZE(T) == sizeof(T),			\
+		.layout = lay,						\
+		.basic = &libmsg_dt_##id, .nbasic = 1,			\
+	}
+
+_Static_assert(offsetof(struct lm_short_int, i) > sizeof(short),
+	       "MPI_SHORT_INT has no hole: its layout below is wrong");
+PAIR_LAYOUT(double_int, struct lm_double_int, LM_X32_DOUBLE_INT);
+PAIR_LAYOUT(long_int, struct lm_long_int, LM_X32_LONG_INT);
+PAIR_LAYOUT(long_double_int, struct lm_long_double_int, LM_X32_LDOUBLE_INT);
+static struct lm_layout pair_layout_short_int = {
+	.refs = LM_LAYOUT_STATIC, .nsegs = 2, .size = sizeof(short) + sizeof(int),
+	.nelem = 2,
+	.segs = {
+		{ .count = 1, .len = sizeof(short), .esize = sizeof(short),
+		  .epe = 1, .x32 = LM_X32_SWAP2 },
+		{ .off = offsetof(struct lm_short_int, i), .count = 1,
+		  .len = sizeof(int), .esize = sizeof(int), .epe = 1,
+		  .x32 = LM_X32_SWAP4 },
+	},
+};
+
+PAIR(float_int, FLOAT_INT, struct lm_float_int, "MPI_FLOAT_INT", NULL);
+PAIR(double_int, DOUBLE_INT, struct lm_double_int, "MPI_DOUBLE_INT",
+     &pair_layout_double_int);
+PAIR(long_int, LONG_INT, struct lm_long_int, "MPI_LONG_INT",
+     &pair_layout_long_int);
+PAIR(2int, 2INT, struct lm_2int, "MPI_2INT", NULL);
+PAIR(short_int, SHORT_INT, struct lm_short_int, "MPI_SHORT_INT",
+     &pair_layout_short_int);
+PAIR(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int,
+     "MPI_LONG_DOUBLE_INT", &pair_layout_long_double_int);
 
 /* ---- Checks and references --------------------------------------------- */
 
@@ -98,7 +201,7 @@ const char *lm_datatype_why(MPI_Datatype dt)
 /* Basic elements in one element of a predefined type (pairs hold two). */
 uint32_t lm_dt_basic_elements(MPI_Datatype dt)
 {
-	return dt->index >= LM_DT_FLOAT_INT && dt->index <= LM_DT_LONG_DOUBLE_INT ?
+	return dt->index >= LM_DT_FLOAT_INT && dt->index <= LM_DT_2INTEGER ?
 		2 : 1;
 }
 

@@ -31,8 +31,12 @@ struct lm_seg {
 	uint64_t len;		/* leaf: bytes per block; node: sub->size */
 	struct lm_layout *sub;	/* NULL: a leaf */
 	uint32_t esize;		/* leaf: bytes of its basic elements */
-	uint32_t epe;		/* leaf: basic elements in esize bytes */
+	uint16_t epe;		/* leaf: basic elements in esize bytes */
+	uint16_t x32;		/* leaf: their external32 form (LM_X32_*) */
 };
+
+/* The references of a layout that is never freed (the padded pairs'). */
+#define LM_LAYOUT_STATIC	(1U << 30)
 
 struct lm_layout {
 	uint32_t refs;
@@ -66,7 +70,8 @@ struct libmsg_datatype {
 	uint8_t freed;		/* the handle is gone (MPI_Type_free) */
 	uint8_t explicit_bounds;	/* lb/extent set by resized or subarray */
 	uint32_t refs;		/* derived: the handle + operations using it */
-	struct lm_layout *layout;	/* derived: its blocks; NULL for basic */
+	struct lm_layout *layout;	/* derived and padded pairs: its blocks;
+					 * NULL for other basic types */
 	/* The one basic type all elements are (reductions), or NULL. */
 	struct libmsg_datatype *basic;
 	uint64_t nbasic;	/* ... and how many of them one element holds */
@@ -86,7 +91,16 @@ enum {
 	LM_DT_COUNT, LM_DT_C_FLOAT_COMPLEX, LM_DT_C_DOUBLE_COMPLEX,
 	LM_DT_C_LONG_DOUBLE_COMPLEX, LM_DT_PACKED, LM_DT_FLOAT_INT,
 	LM_DT_DOUBLE_INT, LM_DT_LONG_INT, LM_DT_2INT, LM_DT_SHORT_INT,
-	LM_DT_LONG_DOUBLE_INT,
+	LM_DT_LONG_DOUBLE_INT, LM_DT_2REAL, LM_DT_2DOUBLE_PRECISION,
+	LM_DT_2INTEGER,		/* the last of the pairs */
+	LM_DT_CXX_BOOL, LM_DT_CXX_FLOAT_COMPLEX,
+	LM_DT_CXX_DOUBLE_COMPLEX, LM_DT_CXX_LONG_DOUBLE_COMPLEX,
+	/* Fortran's, as gfortran lays them out on x86-64. */
+	LM_DT_CHARACTER, LM_DT_LOGICAL, LM_DT_INTEGER, LM_DT_REAL,
+	LM_DT_DOUBLE_PRECISION, LM_DT_COMPLEX, LM_DT_DOUBLE_COMPLEX,
+	LM_DT_INTEGER1, LM_DT_INTEGER2, LM_DT_INTEGER4, LM_DT_INTEGER8,
+	LM_DT_INTEGER16, LM_DT_REAL2, LM_DT_REAL4, LM_DT_REAL8, LM_DT_REAL16,
+	LM_DT_COMPLEX8, LM_DT_COMPLEX16, LM_DT_COMPLEX32,
 	LM_DT_NTYPES,
 	LM_DT_DERIVED = LM_DT_NTYPES	/* no loops: see basic, nbasic */
 };
@@ -98,6 +112,15 @@ struct lm_long_int { long v; int i; };
 struct lm_2int { int v, i; };
 struct lm_short_int { short v; int i; };
 struct lm_long_double_int { long double v; int i; };
+/* Fortran's pairs: the index has the value's type. */
+struct lm_2real { float v, i; };
+struct lm_2double_precision { double v, i; };
+struct lm_2integer { int32_t v, i; };
+/* Fortran's REAL*2, REAL*16, INTEGER*16 and COMPLEX*32 in C (GCC). */
+typedef _Float16 lm_real2;
+typedef __float128 lm_real16;
+typedef __int128 lm_integer16;
+typedef _Complex float __attribute__((mode(TC))) lm_complex32;
 
 /* ---- datatype.c, dtype_build.c, pack.c: datatypes ------------------------ */
 
@@ -202,6 +225,23 @@ void lm_tile_prefix(const struct lm_tile *t, uint64_t *pre);
 /* Packed message bytes [from, to) at in into buf, laid out by t. */
 void lm_tile_unpack(const struct lm_tile *t, void *buf, const void *in,
 		    uint64_t from, uint64_t to);
+
+/* ---- pack_external.c: the "external32" representation -------------------- */
+
+/*
+ * How an element of a leaf converts to external32 (MPI-3.1 13.5.2):
+ * one part or two (a complex, a pair), each a byte swap or a change
+ * of size.  Leaves merge only when their elements convert alike.
+ */
+enum {
+	LM_X32_COPY1, LM_X32_SWAP2, LM_X32_SWAP4, LM_X32_SWAP8,
+	LM_X32_SWAP16, LM_X32_LONG, LM_X32_ULONG, LM_X32_WCHAR,
+	LM_X32_LDOUBLE, LM_X32_2SWAP4, LM_X32_2SWAP8, LM_X32_2SWAP16,
+	LM_X32_2LDOUBLE, LM_X32_DOUBLE_INT, LM_X32_LONG_INT,
+	LM_X32_LDOUBLE_INT,
+};
+/* A basic type's (by its index): a leaf of it gets this. */
+uint16_t lm_x32_of(int index);
 
 /* ---- pack.c: packing, unpacking, element counts ------------------------- */
 

@@ -10,7 +10,8 @@
  * types cost a segment per level, never one per block.  Adjacent
  * blocks merge, so a vector with stride == blocklength is one run and
  * takes the contiguous path.  Leaves only merge when their basic
- * elements have the same size, which is what MPI_Get_elements needs.
+ * elements have the same size, which is what MPI_Get_elements needs,
+ * and convert to external32 alike (a long and a double do not).
  *
  * Bounds follow section 4.1.6: lb and ub are the least and greatest
  * displacement of the copies (with the old type's own lb and extent),
@@ -53,7 +54,8 @@ static void basic_leaf(MPI_Datatype dt, struct lm_seg *s)
 	s->count = 1;
 	s->len = (uint64_t)dt->size;
 	s->esize = (uint32_t)dt->size;
-	s->epe = lm_dt_basic_elements(dt);
+	s->epe = (uint16_t)lm_dt_basic_elements(dt);
+	s->x32 = lm_x32_of(dt->index);
 }
 
 static void normalize(struct lm_seg *s)
@@ -69,7 +71,8 @@ static void normalize(struct lm_seg *s)
 /* Fold s into p, the segment before it, when they continue each other. */
 static int merge(struct lm_seg *p, const struct lm_seg *s)
 {
-	if (p->sub || s->sub || p->esize != s->esize || p->epe != s->epe)
+	if (p->sub || s->sub || p->esize != s->esize || p->epe != s->epe ||
+	    p->x32 != s->x32)
 		return 0;
 	if (p->count == 1 && s->count == 1 && p->off + (int64_t)p->len == s->off) {
 		p->len += s->len;

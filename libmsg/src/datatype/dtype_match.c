@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * Predefined types found by what they hold rather than by name:
- * MPI_Type_match_size (a class and a size in bytes) and the Fortran 90
- * calls (a decimal precision and exponent range, as SELECTED_REAL_KIND
- * and SELECTED_INT_KIND take them).  libmsg has the C types only, so
- * these give the C type of that kind: MPI_FLOAT for a 4-byte real,
- * MPI_INT32_T for a 4-byte integer, and so on.  They are predefined:
+ * MPI_Type_match_size (a class and a size in bytes) gives the
+ * size-specific Fortran type (MPI_REAL4 for a 4-byte real, MPI_INTEGER8
+ * for an 8-byte integer, MPI_COMPLEX16 for two doubles), as MPI says;
+ * the Fortran 90 calls (a decimal precision and exponent range, as
+ * SELECTED_REAL_KIND and SELECTED_INT_KIND take them) give the C type
+ * of that kind: MPI_FLOAT for 6 digits, MPI_INT32_T for a range of 9,
+ * and so on.  They are predefined:
  * MPI_Type_free refuses them, as MPI asks.  MPI_Type_get_envelope
  * names them (MPI_COMBINER_NAMED), where MPI would have the f90 calls'
  * results say MPI_COMBINER_F90_*.
@@ -50,6 +52,25 @@ static const struct kind integers[] = {
 
 #define NKINDS(a)	((int)(sizeof(a) / sizeof((a)[0])))
 
+/*
+ * MPI_Type_match_size: the size-specific Fortran types (MPI-3.1
+ * 17.1.9, whose advice to implementors returns MPI_REAL4,
+ * MPI_INTEGER8 and the like).
+ */
+static const struct kind sized_reals[] = {
+	{ 2, 0, 0, MPI_REAL2 }, { 4, 0, 0, MPI_REAL4 },
+	{ 8, 0, 0, MPI_REAL8 }, { 16, 0, 0, MPI_REAL16 },
+};
+static const struct kind sized_integers[] = {
+	{ 1, 0, 0, MPI_INTEGER1 }, { 2, 0, 0, MPI_INTEGER2 },
+	{ 4, 0, 0, MPI_INTEGER4 }, { 8, 0, 0, MPI_INTEGER8 },
+	{ 16, 0, 0, MPI_INTEGER16 },
+};
+static const struct kind sized_complexes[] = {
+	{ 8, 0, 0, MPI_COMPLEX8 }, { 16, 0, 0, MPI_COMPLEX16 },
+	{ 32, 0, 0, MPI_COMPLEX32 },
+};
+
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
 	LM_GUARD();
@@ -61,13 +82,13 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "datatype is NULL");
 	switch (typeclass) {
 	case MPI_TYPECLASS_REAL:
-		k = reals, n = NKINDS(reals);
+		k = sized_reals, n = NKINDS(sized_reals);
 		break;
 	case MPI_TYPECLASS_INTEGER:
-		k = integers, n = NKINDS(integers);
+		k = sized_integers, n = NKINDS(sized_integers);
 		break;
 	case MPI_TYPECLASS_COMPLEX:
-		k = complexes, n = NKINDS(complexes);
+		k = sized_complexes, n = NKINDS(sized_complexes);
 		break;
 	default:
 		return lm_error(NULL, fn, MPI_ERR_ARG,

@@ -76,6 +76,14 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 	X(op, UINT32_T, uint32_t, uint32_t)				\
 	X(op, UINT64_T, uint64_t, uint64_t)
 
+#define FORTRAN_INTEGER(X, op)						\
+	X(op, INTEGER, int32_t, uint32_t)				\
+	X(op, INTEGER1, int8_t, unsigned)				\
+	X(op, INTEGER2, int16_t, unsigned)				\
+	X(op, INTEGER4, int32_t, uint32_t)				\
+	X(op, INTEGER8, int64_t, uint64_t)				\
+	X(op, INTEGER16, lm_integer16, unsigned __int128)
+
 #define MULTI_LANGUAGE(X, op)						\
 	X(op, AINT, MPI_Aint, uintptr_t)				\
 	X(op, OFFSET, MPI_Offset, unsigned long long)			\
@@ -84,18 +92,35 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 #define FLOATING(X, op)							\
 	X(op, FLOAT, float, float)					\
 	X(op, DOUBLE, double, double)					\
-	X(op, LONG_DOUBLE, long double, long double)
+	X(op, LONG_DOUBLE, long double, long double)			\
+	X(op, REAL, float, float)					\
+	X(op, DOUBLE_PRECISION, double, double)				\
+	X(op, REAL2, lm_real2, float)					\
+	X(op, REAL4, float, float)					\
+	X(op, REAL8, double, double)					\
+	X(op, REAL16, lm_real16, lm_real16)
 
 #define COMPLEX(X, op)							\
 	X(op, C_FLOAT_COMPLEX, float complex, float complex)		\
 	X(op, C_DOUBLE_COMPLEX, double complex, double complex)		\
-	X(op, C_LONG_DOUBLE_COMPLEX, long double complex, long double complex)
+	X(op, C_LONG_DOUBLE_COMPLEX, long double complex, long double complex) \
+	X(op, CXX_FLOAT_COMPLEX, float complex, float complex)		\
+	X(op, CXX_DOUBLE_COMPLEX, double complex, double complex)	\
+	X(op, CXX_LONG_DOUBLE_COMPLEX, long double complex, long double complex) \
+	X(op, COMPLEX, float complex, float complex)			\
+	X(op, DOUBLE_COMPLEX, double complex, double complex)		\
+	X(op, COMPLEX8, float complex, float complex)			\
+	X(op, COMPLEX16, double complex, double complex)		\
+	X(op, COMPLEX32, lm_complex32, lm_complex32)
 
 /*
  * Read as bytes, any non-zero byte is true (a bool holding another value
  * would be undefined); the logical ops write 0 or 1.
  */
-#define LOGICAL(X, op)	X(op, C_BOOL, unsigned char, unsigned)
+#define LOGICAL(X, op)							\
+	X(op, C_BOOL, unsigned char, unsigned)				\
+	X(op, CXX_BOOL, unsigned char, unsigned)			\
+	X(op, LOGICAL, int32_t, unsigned)
 
 #define BYTE(X, op)	X(op, BYTE, unsigned char, unsigned)
 
@@ -105,16 +130,22 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL is not one byte");
 	X(op, LONG_INT, struct lm_long_int, void)			\
 	X(op, 2INT, struct lm_2int, void)				\
 	X(op, SHORT_INT, struct lm_short_int, void)			\
-	X(op, LONG_DOUBLE_INT, struct lm_long_double_int, void)
+	X(op, LONG_DOUBLE_INT, struct lm_long_double_int, void)		\
+	X(op, 2REAL, struct lm_2real, void)				\
+	X(op, 2DOUBLE_PRECISION, struct lm_2double_precision, void)	\
+	X(op, 2INTEGER, struct lm_2integer, void)
 
 /* Which groups each op is defined on (MPI-3.1, 5.9.2). */
 #define MINMAX_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) FLOATING(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	FLOATING(X, op)
 #define ARITH_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) FLOATING(X, op) COMPLEX(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	FLOATING(X, op) COMPLEX(X, op)
 #define LOGICAL_TYPES(X, op)	C_INTEGER(X, op) LOGICAL(X, op)
 #define BITWISE_TYPES(X, op)						\
-	C_INTEGER(X, op) MULTI_LANGUAGE(X, op) BYTE(X, op)
+	C_INTEGER(X, op) FORTRAN_INTEGER(X, op) MULTI_LANGUAGE(X, op)	\
+	BYTE(X, op)
 #define LOC_TYPES(X, op)	PAIRS(X, op)
 
 /* ---- The loops ------------------------------------------------------------ */
@@ -160,6 +191,24 @@ static void op##_##index(const void *vin, void *vinout, size_t n)	\
 		inout[i] = E_##op(in[i], inout[i], T, W);		\
 }
 
+/*
+ * The pairs: member by member, so that the padding of MPI_DOUBLE_INT
+ * and the like is never written (it is no part of the type).
+ */
+#define DEFINE_LOC_LOOP(op, index, T, W)				\
+static void op##_##index(const void *vin, void *vinout, size_t n)	\
+{									\
+	const T *in = vin;						\
+	T *inout = vinout, r;						\
+	size_t i;							\
+									\
+	for (i = 0; i < n; i++) {					\
+		r = E_##op(in[i], inout[i], T, W);			\
+		inout[i].v = r.v;					\
+		inout[i].i = r.i;					\
+	}								\
+}
+
 MINMAX_TYPES(DEFINE_LOOP, max)
 MINMAX_TYPES(DEFINE_LOOP, min)
 ARITH_TYPES(DEFINE_LOOP, sum)
@@ -170,8 +219,8 @@ LOGICAL_TYPES(DEFINE_LOOP, lxor)
 BITWISE_TYPES(DEFINE_LOOP, band)
 BITWISE_TYPES(DEFINE_LOOP, bor)
 BITWISE_TYPES(DEFINE_LOOP, bxor)
-LOC_TYPES(DEFINE_LOOP, minloc)
-LOC_TYPES(DEFINE_LOOP, maxloc)
+LOC_TYPES(DEFINE_LOC_LOOP, minloc)
+LOC_TYPES(DEFINE_LOC_LOOP, maxloc)
 
 #define LOOP_ENTRY(op, index, T, W)	[LM_DT_##index] = op##_##index,
 
@@ -232,35 +281,56 @@ int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why)
 	return MPI_ERR_OP;
 }
 
+static void *op_alloc(uint64_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p)
+		lm_fatal("out of memory reducing %llu bytes", (unsigned long long)bytes);
+	return p;
+}
+
 /*
  * A predefined op on a derived type of one basic type (lm_op_check
  * said so): on the basic elements, in place when the data is one run,
- * else packed and unpacked around the loop.
+ * else packed and unpacked around the loop.  Pairs with padding
+ * (MPI_DOUBLE_INT...) pack to their members only: the loop gets them
+ * back as C structs, extent apart.
  */
 static void apply_derived(MPI_Op op, const void *in, void *inout, int count,
 			  MPI_Datatype dt)
 {
+	MPI_Datatype p = dt->basic;
 	uint64_t n = (uint64_t)count * dt->nbasic, bytes;
-	unsigned char *a, *b;
+	unsigned char *a, *b, *sa, *sb;
 
 	if (op->id == LM_OP_REPLACE) {
 		lm_dt_copy(in, inout, count, dt);
 		return;
 	}
-	if (lm_dt_contig(dt, count)) {
-		loops[op->id][dt->basic->index]((const unsigned char *)in + dt->true_lb,
-						(unsigned char *)inout + dt->true_lb,
-						(size_t)n);
+	if (p->dense && lm_dt_contig(dt, count)) {
+		loops[op->id][p->index]((const unsigned char *)in + dt->true_lb,
+					(unsigned char *)inout + dt->true_lb,
+					(size_t)n);
 		return;
 	}
 	bytes = (uint64_t)count * (uint64_t)dt->size;
-	a = malloc(bytes);
-	b = malloc(bytes);
-	if (!a || !b)
-		lm_fatal("out of memory reducing %llu bytes", (unsigned long long)bytes);
+	a = op_alloc(bytes);
+	b = op_alloc(bytes);
 	lm_dt_pack(in, count, dt, a);
 	lm_dt_pack(inout, count, dt, b);
-	loops[op->id][dt->basic->index](a, b, (size_t)n);
+	if (p->dense) {
+		loops[op->id][p->index](a, b, (size_t)n);
+	} else {
+		sa = op_alloc(n * (uint64_t)p->extent);
+		sb = op_alloc(n * (uint64_t)p->extent);
+		lm_dt_unpack(a, bytes, sa, (int64_t)n, p);
+		lm_dt_unpack(b, bytes, sb, (int64_t)n, p);
+		loops[op->id][p->index](sa, sb, (size_t)n);
+		lm_dt_pack(sb, (int64_t)n, p, b);
+		free(sa);
+		free(sb);
+	}
 	lm_dt_unpack(b, bytes, inout, count, dt);
 	free(a);
 	free(b);
@@ -286,8 +356,12 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 		return;
 	}
 	if (op->id == LM_OP_REPLACE) {
-		if (in != inout)
+		if (in == inout)
+			return;
+		if (dt->dense)
 			memmove(inout, in, (size_t)count * (size_t)dt->size);
+		else
+			lm_dt_copy(in, inout, count, dt);	/* a padded pair */
 		return;
 	}
 	loop = loops[op->id][dt->index];

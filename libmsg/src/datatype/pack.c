@@ -69,12 +69,12 @@ static void blocks(unsigned char *d, int64_t dstep, const unsigned char *s,
 	case 16: BLOCK_LOOP(16); break;
 	case 32: BLOCK_LOOP(32); break;
 	default:
-		/* Larger blocks go in pieces (mpichan_copy says why). */
-		if (len <= MPICHAN_COPY_PIECE)
+		/* Larger blocks go in pieces (mcr_copy says why). */
+		if (len <= MCR_COPY_PIECE)
 			BLOCK_LOOP(len);
 		else
 			for (i = 0; i < n; i++, d += dstep, s += sstep)
-				mpichan_copy(d, s, len);
+				mcr_copy(d, s, len);
 		break;
 	}
 }

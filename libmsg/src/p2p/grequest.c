@@ -190,12 +190,14 @@ int lm_greq_query(struct libmsg_request *r)
 }
 
 /* A Wait or Test reports a complete one: status, free_fn, release. */
-int lm_greq_finish(MPI_Request *rp, MPI_Status *st)
+int lm_greq_finish(MPI_Request *rp, MPI_Status *st, int one)
 {
 	struct libmsg_request *r = *rp;
 	int err = lm_greq_query(r), ferr;
 
-	if (st)
+	if (st && one)
+		lm_status_out(st, &r->status);
+	else if (st)
 		*st = r->status;
 	*rp = MPI_REQUEST_NULL;
 	ferr = greq_free(r);

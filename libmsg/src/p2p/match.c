@@ -55,7 +55,7 @@ static void deliver_data(struct libmsg_request *req, int wsrc, int tag,
 	if (n && req->packed)
 		lm_dt_unpack(data, n, req->ubuf, req->count, req->dt);
 	else if (n)
-		mpichan_copy(req->buf, data, n);
+		mcr_copy(req->buf, data, n);
 	lm_status_set(&req->status, req->comm, wsrc, tag, n,
 		      err ? lm_errno_class(err) :
 		      len > req->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
@@ -308,7 +308,7 @@ int lm_match_incoming(int src, const struct mpichan_msg *m)
 	msg->rts = rts;
 	msg->seg = seg;
 	if (m->kind != LM_MSG_RTS && size)
-		mpichan_copy(msg->data, p, size);
+		mcr_copy(msg->data, p, size);
 	cds_list_add_tail(&msg->link, &q->unexpected);
 	return 0;
 }

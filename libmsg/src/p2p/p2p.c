@@ -220,7 +220,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	recv_begin(&r);
 	err = lm_wait_one(&r);
 	if (status)
-		*status = r.status;
+		lm_status_out(status, &r.status);
 	if (err)
 		return lm_error(comm, "MPI_Recv", err, "receive from rank %d: %s",
 				r.status.MPI_SOURCE,
@@ -461,7 +461,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	lm_wait_one(&s);
 	lm_wait_one(&r);
 	if (status)
-		*status = r.status;
+		lm_status_out(status, &r.status);
 	if (s.status.MPI_ERROR)
 		return lm_error(comm, "MPI_Sendrecv", s.status.MPI_ERROR,
 				"send to rank %d failed", dest);
@@ -584,7 +584,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			 MPI_Comm comm, MPI_Status *status)
 {
 	LM_GUARD();
-	MPI_Status st;
+	MPI_Status st = { .libmsg_count = 0 };
 	void *tmp;
 	size_t bytes;
 	int err;
@@ -611,6 +611,6 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 		lm_dt_unpack(tmp, (uint64_t)st.libmsg_count, buf, count, datatype);
 	free(tmp);
 	if (status)
-		*status = st;
+		lm_status_out(status, &st);
 	return err;
 }

@@ -80,7 +80,7 @@ int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
 	if (bytes > lm.eager || !quiet() || lm.dead[w] ||
 	    !cds_list_empty(&lm.pending[w]))
 		return 0;
-	if (mpichan_ring_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, ctx, buf,
+	if (mcr_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, ctx, buf,
 			      (uint32_t)bytes))
 		return 0;	/* full (or broken: the general path says so) */
 	lm_notify(&lm.job, w);
@@ -114,7 +114,7 @@ static inline int fast_match(const struct mpichan_msg *m, uint32_t ctx,
  * a receive of (q's context, tag) into buf[0..bytes) wants, waiting a
  * few polls for it; exact: only a message of exactly bytes (collective
  * messages have exact sizes).  The message stays in the ring for the
- * caller to read (*mp) and consume with mpichan_ring_consume(): 1, or
+ * caller to read (*mp) and consume with mcr_consume(): 1, or
  * 0 when the general path must receive it.
  */
 static int fast_take(struct lm_match *q, uint32_t w, int tag, uint64_t bytes,
@@ -131,7 +131,7 @@ static int fast_take(struct lm_match *q, uint32_t w, int tag, uint64_t bytes,
 		if (!quiet() || lm.dead[w] || !cds_list_empty(&q->posted) ||
 		    !cds_list_empty(&q->unexpected))
 			return 0;
-		m = mpichan_ring_peek(&lm.job.ep, w, &err);
+		m = mcr_peek(&lm.job.ep, w, &err);
 		if (m) {
 			*mp = m;
 			return fast_match(m, q->ctx, tag, bytes, exact);
@@ -159,8 +159,8 @@ int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
 	if (bytes > lm.eager || !fast_take(q, w, tag, bytes, 1, &m))
 		return 0;
 	if (m->len)
-		mpichan_copy(buf, m + 1, m->len);
-	mpichan_ring_consume(&lm.job.ep, w, m);
+		mcr_copy(buf, m + 1, m->len);
+	mcr_consume(&lm.job.ep, w, m);
 	return 1;
 }
 
@@ -179,14 +179,13 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	if (!fast_take(comm->p2p, w, tag, (uint64_t)bytes, 0, &m))
 		return 0;
 	if (m->len)
-		mpichan_copy((char *)buf + dt->true_lb, m + 1, m->len);
+		mcr_copy((char *)buf + dt->true_lb, m + 1, m->len);
 	if (status) {
 		status->MPI_SOURCE = source;
 		status->MPI_TAG = m->tag;
-		status->MPI_ERROR = MPI_SUCCESS;
 		status->libmsg_cancelled = 0;
 		status->libmsg_count = m->len;
 	}
-	mpichan_ring_consume(&lm.job.ep, w, m);
+	mcr_consume(&lm.job.ep, w, m);
 	return 1;
 }

@@ -135,7 +135,7 @@ static int offer(struct libmsg_request *req, uint32_t dst)
 /* Try to put a send into its ring: 0, or -EAGAIN when it is full. */
 static int send_try(struct libmsg_request *req)
 {
-	const struct mpichan_ep *ep = &lm.job.ep;
+	const struct mcr_ep *ep = &lm.job.ep;
 	uint32_t dst = (uint32_t)req->wpeer;
 	struct lm_sync sync;
 	int err, next;
@@ -143,13 +143,13 @@ static int send_try(struct libmsg_request *req)
 	if (req->bytes <= lm.eager) {
 		if (req->mode == LM_MODE_SYNC) {
 			sync.sreq = (uintptr_t)req;
-			err = mpichan_ring_send2(ep, dst, LM_MSG_EAGER_SYNC,
+			err = mcr_send2(ep, dst, LM_MSG_EAGER_SYNC,
 						 req->tag, req->ctx, &sync,
 						 sizeof(sync), req->buf,
 						 (uint32_t)req->bytes);
 			next = LM_S_WAIT_ACK;
 		} else {
-			err = mpichan_ring_send(ep, dst, MPICHAN_MSG_DATA,
+			err = mcr_send(ep, dst, MPICHAN_MSG_DATA,
 						req->tag, req->ctx, req->buf,
 						(uint32_t)req->bytes);
 			next = LM_S_DONE;
@@ -167,13 +167,13 @@ static int send_try(struct libmsg_request *req)
 				lm.cq_wait++;
 		}
 		if (req->rts.flags & LM_RTS_LAYOUT)
-			err = mpichan_ring_send2(ep, dst, LM_MSG_RTS, req->tag,
+			err = mcr_send2(ep, dst, LM_MSG_RTS, req->tag,
 						 req->ctx, &req->rts,
 						 LM_RTS_FIXED, req->span->seg,
 						 req->span->nseg *
 						 sizeof(req->span->seg[0]));
 		else
-			err = mpichan_ring_send(ep, dst, LM_MSG_RTS, req->tag,
+			err = mcr_send(ep, dst, LM_MSG_RTS, req->tag,
 						req->ctx, &req->rts,
 						lm_rts_wire_len(&req->rts));
 		next = LM_S_WAIT_FIN;
@@ -219,7 +219,7 @@ void lm_send_start(struct libmsg_request *req)
 
 static int ctl_try(int dst, uint16_t kind, const struct lm_ctl *ctl)
 {
-	int err = mpichan_ring_send(&lm.job.ep, (uint32_t)dst, kind, 0, 0, ctl,
+	int err = mcr_send(&lm.job.ep, (uint32_t)dst, kind, 0, 0, ctl,
 				    sizeof(*ctl));
 
 	if (err == -EAGAIN)
@@ -393,7 +393,7 @@ static void cqe_send(struct libmsg_request *req, int32_t status)
 
 static int cq_poll(void)
 {
-	struct mpichan_rank_ctl *me = mpichan_rank_ctl(&lm.job.ep, lm.job.rank);
+	struct mpichan_rank_ctl *me = mcr_rank_ctl(&lm.job.ep, lm.job.rank);
 	const unsigned char *cq = lm.job.ep.map + lm.job.ep.off.cq +
 		(uint64_t)lm.job.rank * MPICHAN_CQ_ENTRIES * MPICHAN_CQE_SIZE;
 	uint32_t head = me->cq_head;
@@ -463,7 +463,7 @@ static int drain(uint32_t src)
 	int n, err;
 
 	for (n = 0; n < 64; n++) {
-		m = mpichan_ring_peek(&lm.job.ep, src, &err);
+		m = mcr_peek(&lm.job.ep, src, &err);
 		if (!m) {
 			if (err)
 				ring_broken((int)src, err);
@@ -471,7 +471,7 @@ static int drain(uint32_t src)
 		}
 		if (dispatch((int)src, m))
 			break;	/* out of memory: try again later */
-		mpichan_ring_consume(&lm.job.ep, src, m);
+		mcr_consume(&lm.job.ep, src, m);
 	}
 	return n;
 }
@@ -522,7 +522,7 @@ static void handle_deaths(uint32_t count)
 	uint32_t r, state;
 
 	for (r = 0; r < lm.job.nranks; r++) {
-		state = __atomic_load_n(&mpichan_rank_ctl(&lm.job.ep, r)->state,
+		state = __atomic_load_n(&mcr_rank_ctl(&lm.job.ep, r)->state,
 					__ATOMIC_ACQUIRE);
 		if (state == MPICHAN_RANK_DEAD && !lm.dead[r] && r != lm.job.rank)
 			peer_dead((int)r);

@@ -23,6 +23,23 @@ static void status_empty(MPI_Status *st)
 	st->libmsg_count = 0;
 }
 
+void lm_status_out(MPI_Status *st, const MPI_Status *src)
+{
+	st->MPI_SOURCE = src->MPI_SOURCE;
+	st->MPI_TAG = src->MPI_TAG;
+	st->libmsg_cancelled = src->libmsg_cancelled;
+	st->libmsg_count = src->libmsg_count;
+}
+
+/* An empty status for a call that returns one: MPI_ERROR left alone. */
+static void status_empty_out(MPI_Status *st)
+{
+	MPI_Status e;
+
+	status_empty(&e);
+	lm_status_out(st, &e);
+}
+
 void lm_req_init(struct libmsg_request *req, int kind)
 {
 	memset(req, 0, sizeof(*req));
@@ -186,16 +203,20 @@ static int req_live(MPI_Request r)
 
 /*
  * Report a done request: copy its status, release or deactivate it.
- * Returns the operation's error class.
+ * Returns the operation's error class.  one: the call returns a single
+ * status (Wait, Test, Waitany, Testany), whose MPI_ERROR MPI leaves
+ * alone; the array calls set it (MPI-3.1 section 3.2.5).
  */
-static int req_finish(MPI_Request *rp, MPI_Status *st)
+static int req_finish(MPI_Request *rp, MPI_Status *st, int one)
 {
 	struct libmsg_request *r = *rp;
 	int err = r->status.MPI_ERROR;
 
 	if (r->kind == LM_REQ_GREQ)
-		return lm_greq_finish(rp, st);
-	if (st)
+		return lm_greq_finish(rp, st, one);
+	if (st && one)
+		lm_status_out(st, &r->status);
+	else if (st)
 		*st = r->status;
 	if (r->persistent) {
 		r->active = 0;
@@ -251,14 +272,14 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	r = *request;
 	if (!req_live(r)) {
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (r->part && (err = lm_part_stuck(r, "MPI_Wait")))
 		return err;
 	lm_wait_one(r);
 	comm = r->comm;
-	return op_error("MPI_Wait", comm, req_finish(request, status));
+	return op_error("MPI_Wait", comm, req_finish(request, status, 1));
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -277,7 +298,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!req_live(r)) {
 		*flag = 1;
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (!r->done)
@@ -286,7 +307,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	if (!r->done)
 		return MPI_SUCCESS;
 	comm = r->comm;
-	return op_error("MPI_Test", comm, req_finish(request, status));
+	return op_error("MPI_Test", comm, req_finish(request, status, 1));
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -302,7 +323,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 	if (!req_live(request)) {
 		*flag = 1;
 		if (status)
-			status_empty(status);
+			status_empty_out(status);
 		return MPI_SUCCESS;
 	}
 	if (!request->done)
@@ -313,7 +334,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 		return lm_error(NULL, "MPI_Request_get_status", err,
 				"query_fn failed");
 	if (request->done && status)
-		*status = request->status;
+		lm_status_out(status, &request->status);
 	return MPI_SUCCESS;
 }
 
@@ -351,7 +372,7 @@ static struct errs finish_all(int count, MPI_Request *reqs, MPI_Status *sts)
 				status_empty(&sts[i]);
 			continue;
 		}
-		errs_add(&e, req_finish(&reqs[i], sts ? &sts[i] : NULL));
+		errs_add(&e, req_finish(&reqs[i], sts ? &sts[i] : NULL, 0));
 	}
 	return e;
 }
@@ -442,11 +463,11 @@ static int any_finish(const char *fn, int count, MPI_Request *reqs, int i,
 	*index = i;
 	if (i == MPI_UNDEFINED) {
 		if (st)
-			status_empty(st);
+			status_empty_out(st);
 		return MPI_SUCCESS;
 	}
 	comm = reqs[i]->comm;
-	return op_error(fn, comm, req_finish(&reqs[i], st));
+	return op_error(fn, comm, req_finish(&reqs[i], st, 1));
 }
 
 int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *st)
@@ -499,7 +520,7 @@ static int some_finish(const char *fn, int count, MPI_Request *reqs,
 		if (!reqs[i]->done)
 			continue;
 		indices[n] = i;
-		errs_add(&errs, req_finish(&reqs[i], sts ? &sts[n] : NULL));
+		errs_add(&errs, req_finish(&reqs[i], sts ? &sts[n] : NULL, 0));
 		n++;
 	}
 	*outcount = live ? n : MPI_UNDEFINED;

@@ -111,13 +111,23 @@ void lm_req_complete(struct libmsg_request *req);
 void lm_req_replace_drop(struct libmsg_request *r);
 int lm_check_request(MPI_Request req);
 int lm_wait_one(struct libmsg_request *req);
+/*
+ * The status a call that returns a single one hands out (Recv, Wait,
+ * Test, Waitany, Sendrecv, ...): every field of src but MPI_ERROR,
+ * which MPI sets only in the arrays of the multiple-completion calls
+ * (MPI-3.1 section 3.2.5); the error is the call's return value.
+ */
+void lm_status_out(MPI_Status *st, const MPI_Status *src);
 
 /* ---- grequest.c: generalized requests ------------------------------------- */
 
 /* query_fn into req->status; returns its error. */
 int lm_greq_query(struct libmsg_request *req);
-/* Report a complete one: status, free_fn, release; *rp = NULL. */
-int lm_greq_finish(MPI_Request *rp, MPI_Status *st);
+/*
+ * Report a complete one: status, free_fn, release; *rp = NULL.  one:
+ * a single status (MPI_ERROR left alone), not one of an array.
+ */
+int lm_greq_finish(MPI_Request *rp, MPI_Status *st, int one);
 /* MPI_Request_free of one. */
 int lm_greq_release(struct libmsg_request *req);
 /* MPI_Cancel of one: cancel_fn's error. */

@@ -1,304 +1,798 @@
 // SPDX-License-Identifier: MIT
 /*
- * One-sided communication (MPI-3.1 chapter 11) is not supported by
- * libmsg.  The calls exist so that programs containing one-sided code
- * (benchmark suites, libraries with an RMA path) compile and link;
- * each one refuses with MPI_ERR_UNSUPPORTED_OPERATION.  Calls that
- * take a communicator raise the error on it; window calls raise it on
- * MPI_COMM_WORLD, since no window can exist.  Output handles are set to
- * their null values so that a program that ignores the error does not
- * go on with garbage.
+ * Windows (MPI-3.1 section 11.2): MPI_Win_create, Win_allocate,
+ * Win_allocate_shared, Win_create_dynamic with Win_attach and
+ * Win_detach, Win_free, Win_shared_query, and what a window answers:
+ * its attributes (the predefined MPI_WIN_BASE, MPI_WIN_SIZE,
+ * MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL, and the
+ * program's, through comm/attr.c), group, name, info hints and error
+ * handler (MPI_ERRORS_ARE_FATAL until set).
+ *
+ * Creation is collective over the communicator given: a context id
+ * for the window's own communicator (its fence barriers and PSCW
+ * messages never meet the program's traffic), an MPI_Allgather of each
+ * member's size, displacement unit, process and exposed memory, then
+ * the window's segment (seg.c), which every member maps:
+ *
+ * - MPI_Win_allocate: each member's memory is a page-aligned part of
+ *   the segment.  Every member maps all of it, so an origin reaches a
+ *   target with loads and stores, and accumulates with CPU atomics.
+ * - MPI_Win_allocate_shared: the same, the parts contiguous (rank i's
+ *   right after rank i - 1's) unless alloc_shared_noncontig is set;
+ *   MPI_Win_shared_query gives a member's part as mapped here.
+ * - MPI_Win_create: the program's memory cannot be moved into shared
+ *   memory: each member exposes it through the memory interface
+ *   (rma.h; the fallback: process_vm_readv/writev by the origin).
+ *   Accumulates hold the target's accumulate lock, in the segment.
+ * - MPI_Win_create_dynamic: memory attached later (MPI_Win_attach) is
+ *   exposed the same way and published in the member's table in the
+ *   segment (a sequence count around each change: readers take a
+ *   consistent copy without a lock); an origin finds the region
+ *   holding the target's bytes there.
+ *
+ * libmsg's windows are MPI_WIN_UNIFIED: the memory the origin reaches
+ * is the target's own memory, with no copy of its own to make
+ * consistent.
  */
 
-#include "p2p/p2p.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-#define NO_RMA "one-sided communication is not supported by libmsg"
+#include "rma/rma.h"
 
-static int refuse(struct libmsg_comm *comm, const char *fn)
+int lm_check_win(MPI_Win win, const char *fn)
 {
 	lm_check_init(fn);
-	return lm_error(comm, fn, MPI_ERR_UNSUPPORTED_OPERATION, NO_RMA);
+	if (!lm_win_valid(win))
+		return lm_error(NULL, fn, MPI_ERR_WIN, "%s",
+				win ? "invalid window (freed, or not a window)" :
+				"window is MPI_WIN_NULL");
+	return MPI_SUCCESS;
 }
 
-static void null_win(MPI_Win *win)
+/* What a member tells the others at creation. */
+struct win_info {
+	struct lm_rma_desc d;	/* create: its memory, exposed */
+	uint64_t size;
+	int32_t disp_unit;
+	int32_t world;
+};
+
+static uint64_t page(void)
 {
-	if (win)
-		*win = MPI_WIN_NULL;
+	return (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-static void null_request(MPI_Request *request)
+static uint64_t page_up(uint64_t x)
 {
-	if (request)
-		*request = MPI_REQUEST_NULL;
+	return (x + page() - 1) & ~(page() - 1);
 }
 
-/* ---- Windows -------------------------------------------------------- */
+/* Hints a window keeps (and MPI_Win_get_info gives back). */
+static void hints_default(struct libmsg_win *w)
+{
+	strcpy(w->no_locks, "false");
+	strcpy(w->acc_ordering, "rar,raw,war,waw");
+	strcpy(w->acc_ops, "same_op_no_op");
+	strcpy(w->same_size, "false");
+	strcpy(w->same_disp_unit, "false");
+}
+
+/* A hint's value, cut to what the window keeps. */
+static void hint(char *dst, size_t n, const char *v)
+{
+	size_t l = strnlen(v, n - 1);
+
+	memcpy(dst, v, l);
+	dst[l] = 0;
+}
+
+static void hints_take(struct libmsg_win *w, MPI_Info info)
+{
+	char v[MPI_MAX_INFO_VAL + 1];
+
+	if (info == MPI_INFO_NULL)
+		return;
+	if (lm_info_lookup(info, "no_locks", v, sizeof(v)))
+		hint(w->no_locks, sizeof(w->no_locks), v);
+	if (lm_info_lookup(info, "accumulate_ordering", v, sizeof(v)))
+		hint(w->acc_ordering, sizeof(w->acc_ordering), v);
+	if (lm_info_lookup(info, "accumulate_ops", v, sizeof(v)))
+		hint(w->acc_ops, sizeof(w->acc_ops), v);
+	if (lm_info_lookup(info, "same_size", v, sizeof(v)))
+		hint(w->same_size, sizeof(w->same_size), v);
+	if (lm_info_lookup(info, "same_disp_unit", v, sizeof(v)))
+		hint(w->same_disp_unit, sizeof(w->same_disp_unit), v);
+}
+
+static void win_release(struct libmsg_win *w)
+{
+	int i;
+
+	if (w->peer) {
+		for (i = 0; i < w->size; i++) {
+			if (w->peer[i].dyn_valid)
+				w->mem->detach(&w->peer[i].dyn);
+			if (w->flavor == MPI_WIN_FLAVOR_CREATE && w->peer[i].pid)
+				w->mem->detach(&w->peer[i].remote);
+		}
+	}
+	if (w->regions)
+		for (i = 0; i < LM_WIN_ATTACH_MAX; i++)
+			if (w->regions[i].used)
+				w->mem->unexpose(&w->regions[i].d);
+	lm_seg_unmap(w->seg, w->seg_bytes);
+	if (w->comm)
+		MPI_Comm_free(&w->comm);
+	if (w->h.errh)
+		lm_errh_put(w->h.errh);
+	free(w->peer);
+	free(w->lock);
+	free(w->in_start);
+	free(w->regions);
+	free(w->post);
+	free(w->post_reqs);
+	w->h.magic = 0;
+	free(w);
+}
+
+/* The window's own communicator: the members of comm on a new context. */
+static int own_comm(MPI_Comm comm, const char *fn, MPI_Comm *out)
+{
+	struct libmsg_comm *c;
+	uint32_t ctx;
+	int err = lm_ctx_agree(comm, fn, &ctx);
+
+	if (err)
+		return err;
+	c = lm_comm_new(comm, comm->size, comm->world, ctx);
+	if (!c)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM,
+				"no memory for the window's communicator");
+	/* Its errors come back here, to be raised on the window. */
+	lm_errh_set(&c->errh, MPI_ERRORS_RETURN);
+	snprintf(c->name, sizeof(c->name), "window of %.100s",
+		 *comm->name ? comm->name : "a communicator");
+	lm_comm_register(c);
+	*out = c;
+	return MPI_SUCCESS;
+}
+
+/*
+ * Where each member's memory lies in the segment (allocated windows),
+ * and the bytes of it all.
+ */
+static uint64_t data_layout(const struct win_info *in, int n, int contig,
+			    uint64_t *off)
+{
+	uint64_t at = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		off[i] = at;
+		at += contig ? in[i].size : page_up(in[i].size);
+	}
+	return at;
+}
+
+static int win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
+		    MPI_Aint size, int disp_unit, MPI_Info info,
+		    void *baseptr, MPI_Win *win)
+{
+	struct libmsg_win *w;
+	struct win_info *in = NULL, mine = { 0 };
+	uint64_t *off = NULL, data = 0;
+	const char *why;
+	char v[16];
+	int err, i, n;
+
+	lm_check_init(fn);
+	if ((err = lm_check_comm(comm, fn)))
+		return err;
+	if (!win)
+		return lm_error(comm, fn, MPI_ERR_ARG, "win is NULL");
+	*win = MPI_WIN_NULL;
+	if (baseptr)
+		*(void **)baseptr = NULL;
+	if (size < 0)
+		return lm_error(comm, fn, MPI_ERR_SIZE, "size %lld is negative",
+				(long long)size);
+	if (disp_unit <= 0)
+		return lm_error(comm, fn, MPI_ERR_DISP,
+				"disp_unit %d is not positive", disp_unit);
+	if (flavor == MPI_WIN_FLAVOR_CREATE && size > 0 && !base)
+		return lm_error(comm, fn, MPI_ERR_BASE,
+				"base is NULL for %lld bytes", (long long)size);
+	if ((flavor == MPI_WIN_FLAVOR_ALLOCATE ||
+	     flavor == MPI_WIN_FLAVOR_SHARED) && !baseptr)
+		return lm_error(comm, fn, MPI_ERR_ARG, "baseptr is NULL");
+	if ((err = lm_check_info_arg(comm, info, fn)))
+		return err;
+	n = comm->size;
+	w = calloc(1, sizeof(*w));
+	if (w) {
+		w->peer = calloc((size_t)n, sizeof(*w->peer));
+		w->lock = calloc((size_t)n, 1);
+		w->in_start = calloc((size_t)n, 1);
+		if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
+			w->regions = calloc(LM_WIN_ATTACH_MAX,
+					    sizeof(*w->regions));
+	}
+	in = calloc((size_t)n, sizeof(*in));
+	off = calloc((size_t)n, sizeof(*off));
+	if (!w || !w->peer || !w->lock || !w->in_start || !in || !off ||
+	    (flavor == MPI_WIN_FLAVOR_DYNAMIC && !w->regions)) {
+		err = lm_error(comm, fn, MPI_ERR_NO_MEM,
+			       "no memory for a window of %d", n);
+		goto fail;
+	}
+	w->flavor = flavor;
+	w->size = n;
+	w->rank = comm->rank;
+	w->disp_unit = disp_unit;
+	w->mem = lm_rma_mem();
+	w->h.errh = MPI_ERRORS_ARE_FATAL;
+	hints_default(w);
+	hints_take(w, info);
+	if (info != MPI_INFO_NULL &&
+	    lm_info_lookup(info, "alloc_shared_noncontig", v, sizeof(v)))
+		w->noncontig = !strcmp(v, "true");
+
+	mine.size = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 0 : (uint64_t)size;
+	mine.disp_unit = flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : disp_unit;
+	mine.world = (int32_t)lm.job.rank;
+	mine.d.pid = (uint32_t)getpid();
+	if (flavor == MPI_WIN_FLAVOR_CREATE) {
+		err = w->mem->expose(base, (uint64_t)size, &mine.d);
+		if (err) {
+			err = lm_error(comm, fn, lm_errno_class(err),
+				       "cannot expose the window's memory: %s",
+				       strerror(-err));
+			goto fail;
+		}
+	}
+	if ((err = own_comm(comm, fn, &w->comm)))
+		goto fail;
+	err = MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, in,
+			    (int)sizeof(mine), MPI_BYTE, w->comm);
+	if (err) {
+		err = lm_error(comm, fn, err,
+			       "a member of the window failed (gone?)");
+		goto fail;
+	}
+	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
+		w->mapped = 1;
+		data = data_layout(in, n, flavor == MPI_WIN_FLAVOR_SHARED &&
+				   !w->noncontig, off);
+	}
+	lm_win_layout((uint32_t)n, flavor == MPI_WIN_FLAVOR_DYNAMIC, data,
+		      &w->lay);
+	err = lm_seg_make(w->comm, w->lay.bytes, &w->seg, &why);
+	if (err) {
+		err = lm_error(comm, fn, err, "%s", why);
+		goto fail;
+	}
+	w->seg_bytes = w->lay.bytes;
+	for (i = 0; i < n; i++) {
+		struct lm_win_peer *p = &w->peer[i];
+
+		p->size = in[i].size;
+		p->disp_unit = in[i].disp_unit;
+		p->world = in[i].world;
+		p->pid = in[i].d.pid;
+		if (w->mapped) {
+			/* Owner addresses: offsets from its part. */
+			p->map = w->seg + w->lay.data + off[i];
+			p->base = 0;
+		} else if (flavor == MPI_WIN_FLAVOR_CREATE) {
+			p->base = in[i].d.addr;
+			err = w->mem->attach(&in[i].d, &p->remote);
+			if (err) {
+				p->pid = 0;
+				err = lm_error(comm, fn, lm_errno_class(err),
+					       "cannot reach rank %d's memory: %s",
+					       i, strerror(-err));
+				goto fail;
+			}
+		}
+	}
+	if (w->mapped)
+		w->base = w->peer[w->rank].map;
+	else if (flavor == MPI_WIN_FLAVOR_CREATE)
+		w->base = base;
+	w->bytes = (MPI_Aint)mine.size;
+	if (baseptr)
+		*(void **)baseptr = w->base;
+	free(in);
+	free(off);
+	w->h.magic = LM_MAGIC_WIN;
+	*win = w;
+	return MPI_SUCCESS;
+fail:
+	if (flavor == MPI_WIN_FLAVOR_CREATE && mine.d.pid && w && w->mem)
+		w->mem->unexpose(&mine.d);
+	free(in);
+	free(off);
+	if (w)
+		win_release(w);
+	return err;
+}
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win)
 {
-	(void)base; (void)size; (void)disp_unit; (void)info;
-	null_win(win);
-	return refuse(comm, "MPI_Win_create");
+	LM_GUARD();
+	return win_make(comm, "MPI_Win_create", MPI_WIN_FLAVOR_CREATE, base,
+			size, disp_unit, info, NULL, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 		     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	(void)size; (void)disp_unit; (void)info;
-	if (baseptr)
-		*(void **)baseptr = NULL;
-	null_win(win);
-	return refuse(comm, "MPI_Win_allocate");
+	LM_GUARD();
+	return win_make(comm, "MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE,
+			NULL, size, disp_unit, info, baseptr, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
 			    MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	(void)size; (void)disp_unit; (void)info;
-	if (baseptr)
-		*(void **)baseptr = NULL;
-	null_win(win);
-	return refuse(comm, "MPI_Win_allocate_shared");
+	LM_GUARD();
+	return win_make(comm, "MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED,
+			NULL, size, disp_unit, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-	(void)info;
-	null_win(win);
-	return refuse(comm, "MPI_Win_create_dynamic");
-}
-
-int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
-			 int *disp_unit, void *baseptr)
-{
-	(void)win; (void)rank; (void)size; (void)disp_unit;
-	if (baseptr)
-		*(void **)baseptr = NULL;
-	return refuse(NULL, "MPI_Win_shared_query");
-}
-
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
-{
-	(void)win; (void)base; (void)size;
-	return refuse(NULL, "MPI_Win_attach");
-}
-
-int MPI_Win_detach(MPI_Win win, const void *base)
-{
-	(void)win; (void)base;
-	return refuse(NULL, "MPI_Win_detach");
+	LM_GUARD();
+	return win_make(comm, "MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC,
+			MPI_BOTTOM, 0, 1, info, NULL, win);
 }
 
 int MPI_Win_free(MPI_Win *win)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_free");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_free";
+	struct libmsg_win *w;
+	int err;
+
+	lm_check_init(fn);
+	if (!win)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "win is NULL");
+	if ((err = lm_check_win(*win, fn)))
+		return err;
+	w = *win;
+	if (w->nlocks || w->lock_all || w->started || w->posted)
+		return lm_werr(w, fn, MPI_ERR_RMA_SYNC,
+			       "an epoch is open (%s): end it first",
+			       w->started ? "MPI_Win_start" :
+			       w->posted ? "MPI_Win_post" :
+			       w->lock_all ? "MPI_Win_lock_all" : "MPI_Win_lock");
+	err = lm_win_attr_delete_all(w, fn);
+	if (err)
+		return err;
+	/* Every member is done with every other's memory. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	err = MPI_Barrier(w->comm);
+	if (err)
+		err = lm_werr(w, fn, err,
+			      "a member of the window is gone; freed here anyway");
+	win_release(w);
+	*win = MPI_WIN_NULL;
+	return err;
 }
 
-/* ---- Synchronisation ------------------------------------------------- */
+/* ---- Shared memory --------------------------------------------------------- */
 
-int MPI_Win_fence(int assert, MPI_Win win)
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+			 int *disp_unit, void *baseptr)
 {
-	(void)assert; (void)win;
-	return refuse(NULL, "MPI_Win_fence");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_shared_query";
+	int err = lm_check_win(win, fn), r;
+
+	if (err)
+		return err;
+	if (!size || !disp_unit || !baseptr)
+		return lm_werr(win, fn, MPI_ERR_ARG,
+			       "size, disp_unit or baseptr is NULL");
+	if (!win->mapped)
+		return lm_werr(win, fn, MPI_ERR_RMA_FLAVOR,
+			       "the window's memory is not shared (MPI_Win_allocate_shared makes such windows)");
+	if (rank == MPI_PROC_NULL) {
+		/* The first member with memory (MPI), else the first. */
+		for (r = 0; r < win->size - 1 && !win->peer[r].size; r++)
+			;
+	} else if (rank < 0 || rank >= win->size) {
+		return lm_werr(win, fn, MPI_ERR_RANK,
+			       "rank %d is not in the window (of %d)", rank,
+			       win->size);
+	} else {
+		r = rank;
+	}
+	*size = (MPI_Aint)win->peer[r].size;
+	*disp_unit = win->peer[r].disp_unit;
+	*(void **)baseptr = win->peer[r].map;
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+/* ---- Dynamic windows -------------------------------------------------------- */
+
+static struct lm_rma_desc *table(struct libmsg_win *win, int t)
 {
-	(void)group; (void)assert; (void)win;
-	return refuse(NULL, "MPI_Win_start");
+	return (struct lm_rma_desc *)(win->seg + win->lay.attach) +
+		(uint64_t)t * LM_WIN_ATTACH_MAX;
 }
 
-int MPI_Win_complete(MPI_Win win)
+/* Change entry k of this rank's table (len 0: a free entry). */
+static void publish(struct libmsg_win *win, int k, const struct lm_rma_desc *d)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_complete");
+	struct lm_win_ctl *c = lm_win_ctl(win, win->rank);
+	struct lm_rma_desc *e = table(win, win->rank) + k;
+	uint32_t n = 0;
+	int i;
+
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);	/* odd */
+	memcpy(e, d, sizeof(*e));
+	for (i = 0; i < LM_WIN_ATTACH_MAX; i++)
+		if (win->regions[i].used)
+			n = (uint32_t)i + 1;
+	__atomic_store_n(&c->nattach, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->seq, 1, __ATOMIC_SEQ_CST);	/* even */
 }
 
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+int lm_win_find_region(struct libmsg_win *win, int t, uint64_t lo,
+		       uint64_t hi, struct lm_rma_desc *out)
 {
-	(void)group; (void)assert; (void)win;
-	return refuse(NULL, "MPI_Win_post");
+	struct lm_win_ctl *c = lm_win_ctl(win, t);
+	const struct lm_rma_desc *tab = table(win, t);
+	struct lm_rma_desc e;
+	uint32_t s1, s2, n, k, tries = 0;
+	int found;
+
+	for (;;) {
+		s1 = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			/* Its owner died while changing it: nothing to find. */
+			if (++tries % 1024 == 0 &&
+			    lm_rma_rank_gone(win->peer[t].world))
+				return 0;
+			continue;
+		}
+		n = __atomic_load_n(&c->nattach, __ATOMIC_RELAXED);
+		if (n > LM_WIN_ATTACH_MAX)
+			n = LM_WIN_ATTACH_MAX;
+		found = 0;
+		for (k = 0; k < n && !found; k++) {
+			memcpy(&e, &tab[k], sizeof(e));
+			if (e.len && lo >= e.addr && hi <= e.addr + e.len &&
+			    hi > lo) {
+				*out = e;
+				found = 1;
+			}
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&c->seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return found;
+	}
 }
 
-int MPI_Win_wait(MPI_Win win)
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_wait");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_attach";
+	uint64_t lo = (uintptr_t)base, hi = lo + (uint64_t)size;
+	struct lm_rma_desc d;
+	int err = lm_check_win(win, fn), i, k = -1;
+
+	if (err)
+		return err;
+	if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+		return lm_werr(win, fn, MPI_ERR_RMA_FLAVOR,
+			       "memory is attached to windows of MPI_Win_create_dynamic only");
+	if (size < 0)
+		return lm_werr(win, fn, MPI_ERR_SIZE, "size %lld is negative",
+			       (long long)size);
+	if (!size)
+		return MPI_SUCCESS;
+	if (!base)
+		return lm_werr(win, fn, MPI_ERR_BASE, "base is NULL");
+	for (i = 0; i < LM_WIN_ATTACH_MAX; i++) {
+		const struct lm_rma_desc *r = &win->regions[i].d;
+
+		if (!win->regions[i].used) {
+			if (k < 0)
+				k = i;
+			continue;
+		}
+		if (lo < r->addr + r->len && r->addr < hi)
+			return lm_werr(win, fn, MPI_ERR_RMA_ATTACH,
+				       "[%p, +%lld) overlaps memory attached already at %p",
+				       base, (long long)size,
+				       (void *)(uintptr_t)r->addr);
+	}
+	if (k < 0)
+		return lm_werr(win, fn, MPI_ERR_RMA_ATTACH,
+			       "%d regions are attached already, the most a rank may",
+			       LM_WIN_ATTACH_MAX);
+	err = win->mem->expose(base, (uint64_t)size, &d);
+	if (err)
+		return lm_werr(win, fn, err == -ENOMEM ? MPI_ERR_NO_MEM :
+			       MPI_ERR_RMA_ATTACH, "cannot expose [%p, +%lld): %s",
+			       base, (long long)size, strerror(-err));
+	win->regions[k].d = d;
+	win->regions[k].used = 1;
+	publish(win, k, &d);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_test(MPI_Win win, int *flag)
+int MPI_Win_detach(MPI_Win win, const void *base)
 {
-	(void)win; (void)flag;
-	return refuse(NULL, "MPI_Win_test");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_detach";
+	struct lm_rma_desc none;
+	int err = lm_check_win(win, fn), i;
+
+	if (err)
+		return err;
+	if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+		return lm_werr(win, fn, MPI_ERR_RMA_FLAVOR,
+			       "memory is detached from windows of MPI_Win_create_dynamic only");
+	for (i = 0; i < LM_WIN_ATTACH_MAX; i++)
+		if (win->regions[i].used &&
+		    win->regions[i].d.addr == (uintptr_t)base)
+			break;
+	if (i == LM_WIN_ATTACH_MAX)
+		return lm_werr(win, fn, MPI_ERR_BASE,
+			       "no memory is attached at %p", base);
+	win->regions[i].used = 0;
+	memset(&none, 0, sizeof(none));
+	publish(win, i, &none);
+	win->mem->unexpose(&win->regions[i].d);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+/* ---- Attributes --------------------------------------------------------------- */
+
+static int predefined_key(int keyval)
 {
-	(void)lock_type; (void)rank; (void)assert; (void)win;
-	return refuse(NULL, "MPI_Win_lock");
+	return keyval == MPI_WIN_BASE || keyval == MPI_WIN_SIZE ||
+		keyval == MPI_WIN_DISP_UNIT || keyval == MPI_WIN_CREATE_FLAVOR ||
+		keyval == MPI_WIN_MODEL;
 }
 
-int MPI_Win_unlock(int rank, MPI_Win win)
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+			  MPI_Win_delete_attr_function *win_delete_attr_fn,
+			  int *win_keyval, void *extra_state)
 {
-	(void)rank; (void)win;
-	return refuse(NULL, "MPI_Win_unlock");
+	LM_GUARD();
+	return lm_win_keyval_create("MPI_Win_create_keyval", win_copy_attr_fn,
+				    win_delete_attr_fn, win_keyval,
+				    extra_state);
 }
 
-int MPI_Win_lock_all(int assert, MPI_Win win)
+int MPI_Win_free_keyval(int *win_keyval)
 {
-	(void)assert; (void)win;
-	return refuse(NULL, "MPI_Win_lock_all");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_free_keyval";
+
+	lm_check_init(fn);
+	if (win_keyval && predefined_key(*win_keyval))
+		return lm_error(NULL, fn, MPI_ERR_KEYVAL,
+				"keyval %#x is predefined and cannot be freed",
+				*win_keyval);
+	return lm_win_keyval_free(fn, win_keyval);
 }
 
-int MPI_Win_unlock_all(MPI_Win win)
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_unlock_all");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_set_attr";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (predefined_key(win_keyval))
+		return lm_werr(win, fn, MPI_ERR_KEYVAL,
+			       "keyval %#x is predefined and read-only",
+			       win_keyval);
+	return lm_win_attr_set(win, fn, win_keyval, attribute_val);
 }
 
-int MPI_Win_flush(int rank, MPI_Win win)
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
+		     int *flag)
 {
-	(void)rank; (void)win;
-	return refuse(NULL, "MPI_Win_flush");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_get_attr";
+	static const int model = MPI_WIN_UNIFIED;
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (!attribute_val || !flag)
+		return lm_werr(win, fn, MPI_ERR_ARG,
+			       "attribute_val or flag is NULL");
+	*flag = 1;
+	switch (win_keyval) {
+	case MPI_WIN_BASE:
+		*(void **)attribute_val = win->base;
+		return MPI_SUCCESS;
+	case MPI_WIN_SIZE:
+		*(MPI_Aint **)attribute_val = &win->bytes;
+		return MPI_SUCCESS;
+	case MPI_WIN_DISP_UNIT:
+		*(int **)attribute_val = &win->disp_unit;
+		return MPI_SUCCESS;
+	case MPI_WIN_CREATE_FLAVOR:
+		*(int **)attribute_val = &win->flavor;
+		return MPI_SUCCESS;
+	case MPI_WIN_MODEL:
+		*(const int **)attribute_val = &model;
+		return MPI_SUCCESS;
+	}
+	*flag = 0;
+	return lm_win_attr_get(win, fn, win_keyval, attribute_val, flag);
 }
 
-int MPI_Win_flush_all(MPI_Win win)
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_flush_all");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_delete_attr";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (predefined_key(win_keyval))
+		return lm_werr(win, fn, MPI_ERR_KEYVAL,
+			       "keyval %#x is predefined and read-only",
+			       win_keyval);
+	return lm_win_attr_delete(win, fn, win_keyval);
 }
 
-int MPI_Win_flush_local(int rank, MPI_Win win)
+/* ---- Error handlers ---------------------------------------------------------- */
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-	(void)rank; (void)win;
-	return refuse(NULL, "MPI_Win_flush_local");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_set_errhandler";
+	int err = lm_check_win(win, fn);
+	const char *why;
+
+	if (err)
+		return err;
+	why = lm_errh_misfit(errhandler, LM_ERRH_FOR_WIN);
+	if (why)
+		return lm_werr(win, fn, MPI_ERR_ARG, "%s", why);
+	lm_errh_set(&win->h.errh, errhandler);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_flush_local_all(MPI_Win win)
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_flush_local_all");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_get_errhandler";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (!errhandler)
+		return lm_werr(win, fn, MPI_ERR_ARG, "errhandler is NULL");
+	/* A new reference: the caller frees it (MPI_Errhandler_free). */
+	lm_errh_hold(win->h.errh);
+	*errhandler = win->h.errh;
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_sync(MPI_Win win)
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-	(void)win;
-	return refuse(NULL, "MPI_Win_sync");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_call_errhandler";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	/* The handler's own verdict: MPI_SUCCESS once it returns. */
+	lm_werr(win, fn, errorcode, "raised by the program");
+	return MPI_SUCCESS;
 }
 
-/* ---- Communication ---------------------------------------------------- */
+/* ---- Group, name, info ----------------------------------------------------------- */
 
-int MPI_Put(const void *origin_addr, int origin_count,
-	    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	    int target_count, MPI_Datatype target_datatype, MPI_Win win)
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)win;
-	return refuse(NULL, "MPI_Put");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_get_group";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (!group)
+		return lm_werr(win, fn, MPI_ERR_ARG, "group is NULL");
+	err = MPI_Comm_group(win->comm, group);
+	if (err)
+		return lm_werr(win, fn, err, "no group");
+	return MPI_SUCCESS;
 }
 
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	    int target_rank, MPI_Aint target_disp, int target_count,
-	    MPI_Datatype target_datatype, MPI_Win win)
+int MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)win;
-	return refuse(NULL, "MPI_Get");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_set_name";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (!win_name)
+		return lm_werr(win, fn, MPI_ERR_ARG, "win_name is NULL");
+	/* Longer names are cut (MPI allows it). */
+	snprintf(win->name, sizeof(win->name), "%s", win_name);
+	return MPI_SUCCESS;
 }
 
-int MPI_Accumulate(const void *origin_addr, int origin_count,
-		   MPI_Datatype origin_datatype, int target_rank,
-		   MPI_Aint target_disp, int target_count,
-		   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)op; (void)win;
-	return refuse(NULL, "MPI_Accumulate");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_get_name";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (!win_name || !resultlen)
+		return lm_werr(win, fn, MPI_ERR_ARG,
+			       "win_name or resultlen is NULL");
+	strcpy(win_name, win->name);
+	*resultlen = (int)strlen(win->name);
+	return MPI_SUCCESS;
 }
 
-int MPI_Get_accumulate(const void *origin_addr, int origin_count,
-		       MPI_Datatype origin_datatype, void *result_addr,
-		       int result_count, MPI_Datatype result_datatype,
-		       int target_rank, MPI_Aint target_disp, int target_count,
-		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)result_addr; (void)result_count; (void)result_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)op; (void)win;
-	return refuse(NULL, "MPI_Get_accumulate");
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_set_info";
+	int err = lm_check_win(win, fn);
+
+	if (err)
+		return err;
+	if (info == MPI_INFO_NULL || !lm_info_ok(info))
+		return lm_werr(win, fn, MPI_ERR_INFO, "%s",
+			       info ? "invalid info object" :
+			       "info is MPI_INFO_NULL");
+	hints_take(win, info);
+	return MPI_SUCCESS;
 }
 
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-		     MPI_Datatype datatype, int target_rank,
-		     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-	(void)origin_addr; (void)result_addr; (void)datatype;
-	(void)target_rank; (void)target_disp; (void)op; (void)win;
-	return refuse(NULL, "MPI_Fetch_and_op");
-}
+	LM_GUARD();
+	static const char fn[] = "MPI_Win_get_info";
+	MPI_Info info;
+	int err = lm_check_win(win, fn);
 
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
-			 void *result_addr, MPI_Datatype datatype,
-			 int target_rank, MPI_Aint target_disp, MPI_Win win)
-{
-	(void)origin_addr; (void)compare_addr; (void)result_addr;
-	(void)datatype; (void)target_rank; (void)target_disp; (void)win;
-	return refuse(NULL, "MPI_Compare_and_swap");
-}
-
-int MPI_Rput(const void *origin_addr, int origin_count,
-	     MPI_Datatype origin_datatype, int target_rank,
-	     MPI_Aint target_disp, int target_count,
-	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)win;
-	null_request(request);
-	return refuse(NULL, "MPI_Rput");
-}
-
-int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	     int target_rank, MPI_Aint target_disp, int target_count,
-	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)win;
-	null_request(request);
-	return refuse(NULL, "MPI_Rget");
-}
-
-int MPI_Raccumulate(const void *origin_addr, int origin_count,
-		    MPI_Datatype origin_datatype, int target_rank,
-		    MPI_Aint target_disp, int target_count,
-		    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-		    MPI_Request *request)
-{
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)op; (void)win;
-	null_request(request);
-	return refuse(NULL, "MPI_Raccumulate");
-}
-
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
-			MPI_Datatype origin_datatype, void *result_addr,
-			int result_count, MPI_Datatype result_datatype,
-			int target_rank, MPI_Aint target_disp,
-			int target_count, MPI_Datatype target_datatype,
-			MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-	(void)origin_addr; (void)origin_count; (void)origin_datatype;
-	(void)result_addr; (void)result_count; (void)result_datatype;
-	(void)target_rank; (void)target_disp; (void)target_count;
-	(void)target_datatype; (void)op; (void)win;
-	null_request(request);
-	return refuse(NULL, "MPI_Rget_accumulate");
+	if (err)
+		return err;
+	if (!info_used)
+		return lm_werr(win, fn, MPI_ERR_ARG, "info_used is NULL");
+	info = lm_info_make("no_locks", win->no_locks);
+	if (!info)
+		return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
+	err = MPI_Info_set(info, "accumulate_ordering", win->acc_ordering);
+	if (!err)
+		err = MPI_Info_set(info, "accumulate_ops", win->acc_ops);
+	if (!err)
+		err = MPI_Info_set(info, "same_size", win->same_size);
+	if (!err)
+		err = MPI_Info_set(info, "same_disp_unit", win->same_disp_unit);
+	if (!err && win->flavor == MPI_WIN_FLAVOR_SHARED)
+		err = MPI_Info_set(info, "alloc_shared_noncontig",
+				   win->noncontig ? "true" : "false");
+	if (err) {
+		MPI_Info_free(&info);
+		return lm_werr(win, fn, err, "out of memory");
+	}
+	*info_used = info;
+	return MPI_SUCCESS;
 }

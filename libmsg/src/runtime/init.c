@@ -103,7 +103,7 @@ static void read_settings(void)
 		[LM_SPAN_OFF] = "off", [LM_SPAN_ON] = "on",
 		[LM_SPAN_AUTO] = "auto",
 	};
-	uint64_t max = mpichan_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
+	uint64_t max = mcr_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	lm.eager = (uint32_t)env_u64("MPICHAN_EAGER", 16384);

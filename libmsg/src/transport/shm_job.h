@@ -5,7 +5,7 @@
  * memfd laid out exactly like /dev/mpichan's mapping (same regions,
  * same page-aligned offsets, same ring indexing) and fills in the job
  * header as the module would; ranks inherit the fd (MPICHAN_MEMFD).
- * Shared by libmsg and tools/launcher.
+ * Shared by libmsg and its launcher (libmsg/bin/mpiexec.c).
  */
 #ifndef LIBMSG_SHM_JOB_H
 #define LIBMSG_SHM_JOB_H

@@ -2,7 +2,7 @@
 /*
  * transport.h: what a transport gives libmsg.  Both transports share
  * the shared-memory layout of uapi/linux/mpichan.h and the ring code of
- * mpichan_ring.h; they differ in how the memory is obtained (attach to
+ * mcr.h; they differ in how the memory is obtained (attach to
  * /dev/mpichan and mmap, or inherit a memfd laid out the same way), how
  * a rank sleeps and is woken (WAIT/WAKE ioctls, or a futex on the rank
  * control block's flags), and how a rendezvous copy is made.
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <linux/mpichan.h>
-#include "mpichan_ring.h"
+#include "mcr.h"
 
 struct lm_job;
 
@@ -181,7 +181,7 @@ struct lm_transport {
 };
 
 struct lm_job {
-	struct mpichan_ep ep;
+	struct mcr_ep ep;
 	const struct lm_transport *t;
 	struct mpichan_job_hdr *hdr;
 	uint32_t rank, nranks;
@@ -199,7 +199,7 @@ int lm_transport_pick_device(void);
 /* After publishing to dst: wake it, the transport's way, if it sleeps. */
 static inline void lm_notify(struct lm_job *job, uint32_t dst)
 {
-	if (mpichan_claim_wakeup(&job->ep, dst))
+	if (mcr_claim_wakeup(&job->ep, dst))
 		job->t->wake(job, dst);
 }
 

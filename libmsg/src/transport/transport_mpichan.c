@@ -108,7 +108,7 @@ static void window_copy(unsigned char *dst, const unsigned char *src,
 	size_t off, n;
 
 	if (len < LM_WINDOW_SMALL) {
-		mpichan_copy(dst, src, len);
+		mcr_copy(dst, src, len);
 		return;
 	}
 	for (off = 0; off < len; off += n) {
@@ -152,7 +152,7 @@ static int dev_open_job(struct lm_job *job)
 	fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	err = mpichan_ep_attach(&job->ep, fd, job_id, secret, rank);
+	err = mcr_attach(&job->ep, fd, job_id, secret, rank);
 	if (err) {
 		close(fd);
 		return err;
@@ -161,7 +161,7 @@ static int dev_open_job(struct lm_job *job)
 	if (id)
 		prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
 	dev_map_window(job);
-	job->hdr = mpichan_hdr(&job->ep);
+	job->hdr = mcr_hdr(&job->ep);
 	job->rank = rank;
 	job->nranks = job->ep.nranks;
 	job->dead_seen = 0;
@@ -187,7 +187,7 @@ static int dev_sleep(struct lm_job *job, int64_t timeout_ns)
 			timeout_ns = 10000000;
 	}
 	/* A collective in the area wakes only sleepers it sees: look there too. */
-	ret = mpichan_sleep_unless(&job->ep, timeout_ns, peer,
+	ret = mcr_sleep_unless(&job->ep, timeout_ns, peer,
 				   lm_up.area_ready);
 	if (__atomic_load_n(&job->hdr->dead_count, __ATOMIC_ACQUIRE) !=
 	    job->dead_seen)
@@ -308,7 +308,7 @@ static int recv_handle(struct lm_job *job, uint32_t src, uint32_t context,
 	if (ioctl(job->ep.fd, MPICHAN_IOC_RECV, r) == 0)
 		return 0;
 	err = -errno;
-	state = __atomic_load_n(&mpichan_rank_ctl(&job->ep, src)->state,
+	state = __atomic_load_n(&mcr_rank_ctl(&job->ep, src)->state,
 				__ATOMIC_ACQUIRE);
 	return err == -ENOENT && state != MPICHAN_RANK_ALIVE ? -EPIPE : err;
 }
@@ -378,7 +378,7 @@ static void dev_close(struct lm_job *job)
 	if (job->window)
 		munmap(job->window, job->window_bytes);
 	job->window = NULL;
-	mpichan_ep_detach(&job->ep);
+	mcr_detach(&job->ep);
 	close(job->ep.fd);
 	if (job->owner_fd >= 0)
 		close(job->owner_fd);

@@ -87,8 +87,8 @@ static int shm_open_job(struct lm_job *job)
 	job->rank = (uint32_t)rank;
 	job->nranks = hdr->nranks;
 	job->dead_seen = 0;
-	mpichan_rank_ctl(&job->ep, job->rank)->pid = (uint32_t)getpid();
-	__atomic_store_n(&mpichan_rank_ctl(&job->ep, job->rank)->state,
+	mcr_rank_ctl(&job->ep, job->rank)->pid = (uint32_t)getpid();
+	__atomic_store_n(&mcr_rank_ctl(&job->ep, job->rank)->state,
 			 MPICHAN_RANK_ALIVE, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -100,13 +100,13 @@ static void shm_wake(struct lm_job *job, uint32_t dst)
 
 static int shm_sleep(struct lm_job *job, int64_t timeout_ns)
 {
-	struct mpichan_rank_ctl *me = mpichan_rank_ctl(&job->ep, job->rank);
+	struct mpichan_rank_ctl *me = mcr_rank_ctl(&job->ep, job->rank);
 	struct timespec ts, *tsp = NULL;
 	uint32_t flags;
 
 	flags = __atomic_or_fetch(&me->flags, MPICHAN_RANK_NEED_WAKEUP,
 				  __ATOMIC_SEQ_CST);
-	if (!mpichan_any_incoming(&job->ep) && !lm_up.area_ready() &&
+	if (!mcr_any_incoming(&job->ep) && !lm_up.area_ready() &&
 	    __atomic_load_n(&job->hdr->dead_count, __ATOMIC_SEQ_CST) ==
 	    job->dead_seen) {
 		if (timeout_ns >= 0) {
@@ -225,7 +225,7 @@ static int shm_rndv_cancel(struct lm_job *job, const struct lm_rts *rts)
 
 static void shm_finish(struct lm_job *job)
 {
-	__atomic_store_n(&mpichan_rank_ctl(&job->ep, job->rank)->state,
+	__atomic_store_n(&mcr_rank_ctl(&job->ep, job->rank)->state,
 			 MPICHAN_RANK_FINISHED, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&job->hdr->finished_count, 1, __ATOMIC_SEQ_CST);
 }

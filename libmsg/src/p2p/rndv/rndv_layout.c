@@ -170,7 +170,7 @@ int lm_layout_prepare(struct libmsg_request *r)
 		return 0;
 	k = layout_segs(r->dt, r->count, seg);
 	if (!k || !seg_measure(seg, k, in) || in[0].size != r->bytes ||
-	    LM_RTS_FIXED + k * sizeof(seg[0]) > mpichan_max_payload(&lm.job.ep))
+	    LM_RTS_FIXED + k * sizeof(seg[0]) > mcr_max_payload(&lm.job.ep))
 		return 0;
 	span = (uint64_t)in[0].hi - (uint64_t)in[0].lo;
 	if (!lm_span_worth(span, r->bytes))
