@@ -161,6 +161,8 @@ int lm_walk_type(struct lm_walk *w, uint64_t addr, int64_t count,
 /* The memory interface's error for target t, as an MPI error raised. */
 static int mem_error(struct libmsg_win *win, const char *fn, int t, int e)
 {
+	if (lm_rma_rank_gone(win->peer[t].world))
+		e = -ESRCH;
 	switch (-e) {
 	case ESRCH:
 		win->peer[t].failed = 1;
@@ -217,6 +219,8 @@ static int target_of(struct libmsg_win *win, const char *fn,
 	} else {
 		r = &p->remote;
 	}
+	if (r->map && win->mem->check && (e = win->mem->check(r)))
+		return mem_error(win, fn, a->t, e);
 	if (r->map && a->lo >= r->map_lo && a->hi <= r->map_hi) {
 		g->map = r->map;
 		g->base = r->map_lo;
