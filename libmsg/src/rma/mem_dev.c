@@ -13,6 +13,10 @@
  * system call.  copy_to and copy_from reach what the mapping does not
  * cover (a partial first or last page, a read-only region, a mapping
  * that was refused) by key, every run of a batch in one REGION_COPY.
+ * A region that went stale while its owner lives (the module ends it
+ * for any change of the owner's page tables but a protection change: a
+ * fork, a huge page split next to it) is unmapped and reached by
+ * process_vm from then on (dev_to_vm).
  * detach unmaps, unexpose deregisters (DEREG: the module zaps every
  * peer's mapping and waits for the copies under way, so nothing stays
  * pinned).  A rank's file ends its regions when it dies, whatever
@@ -217,8 +221,12 @@ static int dev_attach(const struct lm_rma_desc *d, struct lm_rma_remote *r)
 	m.key = d->key;
 	m.flags = MPICHAN_REGION_WRITE;
 	if (ioctl(dev_fd(), MPICHAN_IOC_REGION_MAP, &m)) {
-		if (errno == ENOENT || errno == ESTALE)
-			return dev_gone(r);
+		if (errno == ENOENT || errno == ESTALE) {
+			if (dev_gone(r) == -ESRCH)
+				return -ESRCH;
+			r->d.flags = 0;	/* the owner lives: process_vm */
+			return 0;
+		}
 		if (errno == EPERM || errno == EACCES)
 			return -errno;
 		return 0;	/* copy by key only */
@@ -250,18 +258,56 @@ static void dev_detach(struct lm_rma_remote *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * The region went stale (the owner's memory behind it changed: the
+ * module ends it for any change but a protection one) or ended while
+ * its owner lives: unmap it and reach the memory the fallback's way,
+ * which sees what is there now.
+ */
+static void dev_to_vm(struct lm_rma_remote *r)
+{
+	if (r->priv) {
+		dev_map_del(r->priv);
+		munmap(r->map, r->map_hi - r->map_lo);
+	}
+	r->priv = NULL;
+	r->map = NULL;
+	r->map_lo = r->map_hi = 0;
+	r->d.flags = 0;
+}
+
+/*
+ * A mapping the SIGBUS handler replaced: its owner died (-ESRCH), or
+ * its region went stale; then what was stored there since is lost, said
+ * once (-EFAULT), and the memory is reached by process_vm from now on.
+ */
 static int dev_check(struct lm_rma_remote *r)
 {
 	const struct dev_map *m = r->priv;
 
-	if (m && __atomic_load_n(&m->lost, __ATOMIC_ACQUIRE))
-		return dev_gone(r);
-	return 0;
+	if (!m || !__atomic_load_n(&m->lost, __ATOMIC_ACQUIRE))
+		return 0;
+	if (dev_gone(r) == -ESRCH)
+		return -ESRCH;
+	dev_to_vm(r);
+	return -EFAULT;
+}
+
+/* A copy by key of the owner's [lo, hi) against local memory at p. */
+static void dev_entry(const struct lm_rma_remote *r, struct mpichan_rcopy *e,
+		      unsigned char *p, uint64_t lo, uint64_t hi, int write)
+{
+	e->addr = (uintptr_t)p;
+	e->len = hi - lo;
+	e->handle = r->d.handle;
+	e->key = r->d.key;
+	e->offset = lo - r->d.addr;
+	e->flags = write ? MPICHAN_RCOPY_PUT : 0;
 }
 
 /*
- * The n runs against buf: through the mapping where a run lies in it
- * whole, the others by key, in one REGION_COPY.
+ * The n runs against buf: what lies in the mapping through it, the
+ * rest (partial pages) by key, in one REGION_COPY per 1024 pieces.
  */
 static int dev_copy(struct lm_rma_remote *r, unsigned char *buf,
 		    const struct lm_rma_run *run, uint32_t n, int write)
@@ -276,39 +322,57 @@ static int dev_copy(struct lm_rma_remote *r, unsigned char *buf,
 		return write ? lm_rma_mem_vm.copy_to(r, buf, run, n) :
 			lm_rma_mem_vm.copy_from(r, buf, run, n);
 	for (k = 0; k < n; off += run[k].len, k++) {
-		if (r->map && run[k].addr >= r->map_lo &&
-		    run[k].addr + run[k].len <= r->map_hi) {
-			unsigned char *p = r->map + (run[k].addr - r->map_lo);
+		uint64_t lo = run[k].addr, hi = lo + run[k].len;
+		uint64_t mlo = lo, mhi = lo;	/* the part in the mapping */
 
+		if (r->map && lo < r->map_hi && hi > r->map_lo) {
+			mlo = lo > r->map_lo ? lo : r->map_lo;
+			mhi = hi < r->map_hi ? hi : r->map_hi;
 			if (write)
-				memcpy(p, buf + off, run[k].len);
+				memcpy(r->map + (mlo - r->map_lo),
+				       buf + off + (mlo - lo), mhi - mlo);
 			else
-				memcpy(buf + off, p, run[k].len);
-			continue;
+				memcpy(buf + off + (mlo - lo),
+				       r->map + (mlo - r->map_lo), mhi - mlo);
 		}
+		/* The rest by key: a head before the mapping, a tail after. */
+		if (mhi - mlo == hi - lo)
+			continue;
 		if (!e) {
-			e = calloc(n, sizeof(*e));
+			e = calloc(2 * (size_t)n, sizeof(*e));
 			if (!e)
 				return -ENOMEM;
 		}
-		e[m].addr = (uintptr_t)(buf + off);
-		e[m].len = run[k].len;
-		e[m].handle = r->d.handle;
-		e[m].key = r->d.key;
-		e[m].offset = run[k].addr - r->d.addr;
-		e[m].flags = write ? MPICHAN_RCOPY_PUT : 0;
-		m++;
+		if (mlo == mhi) {
+			dev_entry(r, &e[m++], buf + off, lo, hi, write);
+			continue;
+		}
+		if (lo < mlo)
+			dev_entry(r, &e[m++], buf + off, lo, mlo, write);
+		if (mhi < hi)
+			dev_entry(r, &e[m++], buf + off + (mhi - lo), mhi, hi,
+				  write);
 	}
-	if (m) {
+	for (k = 0; k < m && !err; k += MPICHAN_REGION_COPY_MAX) {
 		memset(&c, 0, sizeof(c));
-		c.entries = (uintptr_t)e;
-		c.count = m;
+		c.entries = (uintptr_t)(e + k);
+		c.count = m - k < MPICHAN_REGION_COPY_MAX ?
+			m - k : MPICHAN_REGION_COPY_MAX;
 		if (ioctl(dev_fd(), MPICHAN_IOC_REGION_COPY, &c))
-			err = errno == ENOENT || errno == ESTALE ? dev_gone(r) :
-				-errno;
+			err = -errno;
 	}
 	free(e);
-	return err ? err : dev_check(r);
+	if (!err)
+		err = dev_check(r);
+	if (err == -ENOENT || err == -ESTALE || err == -EFAULT) {
+		/* Again the fallback's way, unless the owner is gone. */
+		if (dev_gone(r) == -ESRCH)
+			return -ESRCH;
+		dev_to_vm(r);
+		return write ? lm_rma_mem_vm.copy_to(r, buf, run, n) :
+			lm_rma_mem_vm.copy_from(r, buf, run, n);
+	}
+	return err;
 }
 
 static int dev_copy_to(struct lm_rma_remote *r, const void *buf,
