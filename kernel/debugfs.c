@@ -13,6 +13,7 @@
 #include "job.h"
 #include "match.h"
 #include "pincache.h"
+#include "region.h"
 
 struct mpichan_stats mpichan_stats;
 static struct dentry *mpichan_debugfs_root;
@@ -50,9 +51,29 @@ static int stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&mpichan_stats.window_maps));
 	seq_printf(m, "window_hits: %ld\n",
 		   atomic_long_read(&mpichan_stats.window_hits));
+	seq_printf(m, "regions: %ld\n",
+		   atomic_long_read(&mpichan_stats.regions));
+	seq_printf(m, "region_pages: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_pages));
+	seq_printf(m, "region_maps: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_maps));
+	seq_printf(m, "region_copies: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_copies));
+	seq_printf(m, "region_bytes_in: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_bytes_in));
+	seq_printf(m, "region_bytes_out: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_bytes_out));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* Readable by all; each reader sees only its own user's regions. */
+static int regions_show(struct seq_file *m, void *unused)
+{
+	mpichan_region_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(regions);
 
 static const char *const rank_state_names[] = {
 	[MPICHAN_RANK_EMPTY] = "empty",
@@ -248,6 +269,9 @@ void mpichan_debugfs_init(void)
 			    &version_fops);
 	debugfs_create_file("stats", 0444, mpichan_debugfs_root, NULL,
 			    &stats_fops);
+	if (mpichan_region_enabled())
+		debugfs_create_file("regions", 0444, mpichan_debugfs_root,
+				    NULL, &regions_fops);
 }
 
 void mpichan_debugfs_exit(void)

@@ -24,6 +24,13 @@ struct mpichan_stats {
 	atomic_long_t cache_evicted;
 	atomic_long_t window_maps;	/* mapped receives that mapped pages */
 	atomic_long_t window_hits;	/* ... that found them mapped */
+	/* Registered regions (region.c): gauges, then events. */
+	atomic_long_t regions;		/* registered and not yet released */
+	atomic_long_t region_pages;	/* their pinned pages */
+	atomic_long_t region_maps;	/* VMAs mapping them */
+	atomic_long_t region_copies;	/* copy entries done */
+	atomic_long_t region_bytes_in;	/* bytes put into regions */
+	atomic_long_t region_bytes_out;	/* bytes got out of them */
 };
 
 extern struct mpichan_stats mpichan_stats;

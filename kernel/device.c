@@ -15,6 +15,7 @@
 #include "device.h"
 #include "job.h"
 #include "match.h"
+#include "region.h"
 #include "ring.h"
 #include "wait.h"
 #include "window.h"
@@ -29,6 +30,11 @@ union mpichan_ioctl_arg {
 	struct mpichan_recv recv;
 	struct mpichan_cancel cancel;
 	struct mpichan_unmap unmap;
+	struct mpichan_region_reg region_reg;
+	struct mpichan_region_dereg region_dereg;
+	struct mpichan_region_copy region_copy;
+	struct mpichan_region_map region_map;
+	struct mpichan_region_query region_query;
 };
 
 struct mpichan_ioctl_desc {
@@ -53,6 +59,8 @@ static long mpichan_ioctl_version(struct mpichan_file *mf,
 		       MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL;
 	if (mpichan_window_cache())
 		v->features |= MPICHAN_FEAT_WINDOW_CACHE;
+	if (mpichan_region_enabled())
+		v->features |= MPICHAN_FEAT_REGION;
 	return 0;
 }
 
@@ -110,6 +118,36 @@ static long mpichan_ioctl_unmap(struct mpichan_file *mf,
 	return mpichan_unmap(mf, &arg->unmap);
 }
 
+static long mpichan_ioctl_region_reg(struct mpichan_file *mf,
+				     union mpichan_ioctl_arg *arg)
+{
+	return mpichan_region_reg(mf, &arg->region_reg);
+}
+
+static long mpichan_ioctl_region_dereg(struct mpichan_file *mf,
+				       union mpichan_ioctl_arg *arg)
+{
+	return mpichan_region_dereg(mf, &arg->region_dereg);
+}
+
+static long mpichan_ioctl_region_copy(struct mpichan_file *mf,
+				      union mpichan_ioctl_arg *arg)
+{
+	return mpichan_region_copy(mf, &arg->region_copy);
+}
+
+static long mpichan_ioctl_region_map(struct mpichan_file *mf,
+				     union mpichan_ioctl_arg *arg)
+{
+	return mpichan_region_map(mf, &arg->region_map);
+}
+
+static long mpichan_ioctl_region_query(struct mpichan_file *mf,
+				       union mpichan_ioctl_arg *arg)
+{
+	return mpichan_region_query(mf, &arg->region_query);
+}
+
 /*
  * One entry per ioctl, at its number; the direction and size are the
  * ioctl number's own.  _min_size: the size the struct was first
@@ -146,6 +184,17 @@ static const struct mpichan_ioctl_desc mpichan_ioctls[] = {
 		      MPICHAN_SIZEOF_CANCEL_V0, 0),
 	MPICHAN_IOCTL(MPICHAN_IOC_UNMAP, mpichan_ioctl_unmap,
 		      MPICHAN_SIZEOF_UNMAP_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_REGION_REG, mpichan_ioctl_region_reg,
+		      MPICHAN_SIZEOF_REGION_REG_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_REGION_DEREG, mpichan_ioctl_region_dereg,
+		      MPICHAN_SIZEOF_REGION_DEREG_V0, 0),
+	/* How far a batch got is reported whatever its outcome. */
+	MPICHAN_IOCTL(MPICHAN_IOC_REGION_COPY, mpichan_ioctl_region_copy,
+		      MPICHAN_SIZEOF_REGION_COPY_V0, MPICHAN_IOCTL_OUT_ON_ERROR),
+	MPICHAN_IOCTL(MPICHAN_IOC_REGION_MAP, mpichan_ioctl_region_map,
+		      MPICHAN_SIZEOF_REGION_MAP_V0, 0),
+	MPICHAN_IOCTL(MPICHAN_IOC_REGION_QUERY, mpichan_ioctl_region_query,
+		      MPICHAN_SIZEOF_REGION_QUERY_V0, 0),
 };
 
 /*
@@ -176,6 +225,17 @@ static void mpichan_uapi_sizes(void)
 	BUILD_BUG_ON(sizeof(struct mpichan_recv) != MPICHAN_SIZEOF_RECV_V0);
 	BUILD_BUG_ON(sizeof(struct mpichan_cancel) != MPICHAN_SIZEOF_CANCEL_V0);
 	BUILD_BUG_ON(sizeof(struct mpichan_unmap) != MPICHAN_SIZEOF_UNMAP_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_region_reg) !=
+		     MPICHAN_SIZEOF_REGION_REG_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_region_dereg) !=
+		     MPICHAN_SIZEOF_REGION_DEREG_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_region_copy) !=
+		     MPICHAN_SIZEOF_REGION_COPY_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_rcopy) != MPICHAN_SIZEOF_RCOPY);
+	BUILD_BUG_ON(sizeof(struct mpichan_region_map) !=
+		     MPICHAN_SIZEOF_REGION_MAP_V0);
+	BUILD_BUG_ON(sizeof(struct mpichan_region_query) !=
+		     MPICHAN_SIZEOF_REGION_QUERY_V0);
 }
 
 static long mpichan_ioctl(struct file *file, unsigned int cmd,
@@ -237,6 +297,7 @@ static int mpichan_open(struct inode *inode, struct file *file)
 	if (!mf)
 		return -ENOMEM;
 	mutex_init(&mf->lock);
+	mpichan_region_file_init(file, mf);
 	/* Replaces the miscdevice pointer the misc core left here. */
 	file->private_data = mf;
 	return 0;
@@ -246,10 +307,19 @@ static int mpichan_release(struct inode *inode, struct file *file)
 {
 	struct mpichan_file *mf = file->private_data;
 
+	mpichan_region_file_release(mf);
 	mpichan_file_release(mf);
 	mutex_destroy(&mf->lock);
 	kfree(mf);
 	return 0;
+}
+
+/* Regions above MPICHAN_REGION_OFFSET; below, the job and the window. */
+static int mpichan_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff >= MPICHAN_REGION_OFFSET >> PAGE_SHIFT)
+		return mpichan_region_mmap(file->private_data, vma);
+	return mpichan_mmap(file, vma);
 }
 
 static const struct file_operations mpichan_fops = {
@@ -257,7 +327,7 @@ static const struct file_operations mpichan_fops = {
 	.open		= mpichan_open,
 	.release	= mpichan_release,
 	.unlocked_ioctl	= mpichan_ioctl,
-	.mmap		= mpichan_mmap,
+	.mmap		= mpichan_file_mmap,
 	.poll		= mpichan_poll,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,

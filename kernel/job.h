@@ -5,8 +5,8 @@
  * Every lock of the module, outermost first.  A lock indented under
  * another may be taken while that one is held, never the other way
  * round; two locks of which neither is shown under the other are never
- * held together, but for pcache->lock, a leaf (below).  A lock may
- * stand in several places.
+ * held together, but for pcache->lock and region->lock, leaves (below).
+ * A lock may stand in several places.
  *
  *   mf->lock (mutex): a file's JOB_CREATE and ATTACH
  *     mpichan_jobs' xa_lock (spinlock): the attachable jobs
@@ -27,18 +27,39 @@
  *     job->xfers' xa_lock (spinlock)
  *     rank->wq.lock (spinlock): the wake-up of mpichan_cq_post()
  *
+ *   mf->region_lock (mutex): a file's list of regions: REGION_REG,
+ *   REGION_DEREG, the file's release (region.c)
+ *     mpichan_regions' xa_lock (spinlock): the module's region table
+ *
  *   mm->mmap_lock, held by the core around our callbacks: mmap()
- *   (write: mpichan_mmap(), mpichan_window_mmap()), faults (read:
- *   mpichan_vm_fault()), munmap() and exit (write, or downgraded to
- *   read: window_close())
+ *   (write: mpichan_mmap(), mpichan_window_mmap(),
+ *   mpichan_region_mmap()), faults (read: mpichan_vm_fault(),
+ *   region_fault()), munmap() and exit (write, or downgraded to read:
+ *   window_close(), region_vm_close())
  *     job->pages' xa_lock: a fault's page
+ *     mpichan_regions' xa_lock, mf->region_grants' xa_lock: a region
+ *     mmap()'s lookup
+ *     the region address space's i_mmap lock: a stale region's zap in
+ *     its mmap() (region_state_err())
+ *     page table locks: region_fault()'s apply_to_page_range() and
+ *     zap_vma_ptes()
  *     the workqueue's locks: window_close() queues a release
- *     pcache->lock: MMU notifier invalidations
+ *     pcache->lock, region->lock: MMU notifier invalidations
+ *
+ *   the i_mmap lock (rwsem) of the address space all our files share
+ *   (region.c): unmap_mapping_range() in region_zap(), from REGION_*
+ *   ioctls, a region's mmap() (above), a file's release and region_wq,
+ *   never from a notifier
+ *     page table locks of every process mapping the region
  *
  *   pcache->lock (spinlock): a rank's pin cache (pincache.c).  Its MMU
  *   notifier takes it under the core's mmap lock, under rmap locks and
  *   in reclaim, so under any lock of ours held across an allocation: it
  *   is a leaf, and nothing is allocated, taken or waited for under it.
+ *
+ *   region->lock (spinlock): a region's state and its notifier's
+ *   sequence (region.c).  A leaf for the same reason as pcache->lock:
+ *   the owner's MMU notifier takes it, and only queues work under it.
  *
  * Never nested, in either order: job->lock with xfer_lock or win_lock;
  * xfer_lock with the mmap lock.  Nothing takes win_lock under the mmap
@@ -51,6 +72,12 @@
  *    progress: with no lock held, or only win_lock (window_put()), which
  *    no invalidation takes; window_close() leaves it to pcache_wq;
  *  - flush_workqueue(pcache_wq) in mpichan_pcache_close(): no lock held;
+ *  - region_kill() waits (killable) for the copies and faults of a region
+ *    under way, with no lock held (REGION_DEREG, a file's release); a
+ *    fault or copy never waits for anything while it counts in active;
+ *  - region_release() removes the region's MMU notifier (which waits for
+ *    an invalidation of the owner's mm under way) with no lock held:
+ *    from region_kill() or region_wq;
  *  - job_release() waits in debugfs_remove_recursive() for readers of
  *    the job's state, which take job->lock, xfer_lock and each
  *    pcache->lock in turn, inside the seq_file's mutex.  It may run
@@ -60,7 +87,9 @@
  * The module has no RCU or SRCU of its own (xa_load() reads under RCU
  * inside the xarray).  Read without a lock: mf->job (release, acquire),
  * rank->state (written under job->lock, read with READ_ONCE()),
- * rank->pcache (cmpxchg()), win_entry (xchg()) and the atomics.
+ * rank->pcache (cmpxchg()), win_entry (xchg()), region->state (written
+ * under region->lock, read with READ_ONCE() behind a full barrier where
+ * it decides whether PTEs may stay) and the atomics.
  */
 #ifndef _MPICHAN_JOB_H
 #define _MPICHAN_JOB_H
@@ -157,6 +186,11 @@ struct mpichan_file {
 	struct mpichan_job *job;	/* set once, then never changes */
 	struct mpichan_rank *rank;	/* NULL for the job's owner */
 	bool finished;
+	/* The regions registered on it (region.c), under region_lock. */
+	struct mutex region_lock;
+	struct list_head regions;
+	/* handle -> what its last REGION_MAP allows mmap() (region.c) */
+	struct xarray region_grants;
 };
 
 int mpichan_job_create(struct mpichan_file *mf, struct mpichan_job_create *c);

@@ -7,6 +7,7 @@
 #include "debugfs.h"
 #include "device.h"
 #include "pincache.h"
+#include "region.h"
 
 static int __init mpichan_init(void)
 {
@@ -16,6 +17,9 @@ static int __init mpichan_init(void)
 	ret = mpichan_pcache_init();
 	if (ret)
 		return ret;
+	ret = mpichan_region_init();
+	if (ret)
+		goto err_pcache;
 	mpichan_debugfs_init();
 	ret = mpichan_device_init();
 	if (ret)
@@ -24,6 +28,8 @@ static int __init mpichan_init(void)
 
 err_debugfs:
 	mpichan_debugfs_exit();
+	mpichan_region_exit();
+err_pcache:
 	mpichan_pcache_exit();
 	return ret;
 }
@@ -32,6 +38,7 @@ static void __exit mpichan_exit(void)
 {
 	mpichan_device_exit();
 	mpichan_debugfs_exit();
+	mpichan_region_exit();
 	mpichan_pcache_exit();
 }
 

@@ -6,14 +6,15 @@
 . "$(dirname "$0")/test.bash"
 
 cases() {
-	echo "refused unknown MPICHAN_WAIT, MPICHAN_SPAN and MPICHAN_IOV values refused"
+	echo "refused unknown MPICHAN_WAIT, MPICHAN_SPAN, MPICHAN_IOV and MPICHAN_RMA_REGION values refused"
 }
 
 run_case() {
 	local s var want
 	for s in "MPICHAN_WAIT use hybrid, spin or sleep" \
 		 "MPICHAN_SPAN use off, on or auto" \
-		 "MPICHAN_IOV use off, on or auto"; do
+		 "MPICHAN_IOV use off, on or auto" \
+		 "MPICHAN_RMA_REGION use off or auto"; do
 		var=${s%% *} want=${s#* }
 		t_job 30 "$var=bogus" -n 1 "$bin/env"
 		t_failed "$var=bogus"

@@ -41,6 +41,8 @@ TEST_F(dbg, stats_format)
 		"jobs", "ranks", "ring_pages", "ring_bytes", "pinned_pages",
 		"cache_entries", "cache_pages", "cache_hits", "cache_misses",
 		"cache_invalidated", "cache_evicted", "window_maps", "window_hits",
+		"regions", "region_pages", "region_maps", "region_copies",
+		"region_bytes_in", "region_bytes_out",
 	};
 	char buf[1024], *line, *save = NULL;
 	size_t i = 0;
@@ -373,6 +375,40 @@ TEST_F(dbg, job_dir_lives_with_the_job)
 	mc_state_path(path, sizeof(path), other.id);
 	EXPECT_EQ(-1, access(path, F_OK));
 	EXPECT_EQ(ENOENT, errno);
+}
+
+/* The module-wide regions file: a line per region of the reader's user. */
+TEST_F(dbg, regions_file)
+{
+	struct mpichan_region_reg a;
+	unsigned char *buf;
+	char text[4096], want[160], *line;
+	int fd;
+
+	if (access(MC_DEBUGFS "/regions", F_OK))
+		SKIP(return, "no regions in this module");
+	buf = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 1, 3 * 4096);
+	fd = mc_open();
+	ASSERT_LE(0, fd);
+	memset(&a, 0, sizeof(a));
+	a.addr = (uintptr_t)buf + 10;
+	a.len = 2 * 4096;
+	ASSERT_EQ(0, ioctl(fd, MPICHAN_IOC_REGION_REG, &a));
+	ASSERT_LT(0, mc_read_file(MC_DEBUGFS "/regions", text, sizeof(text)));
+	EXPECT_EQ(0, strncmp(text, "region handle pid uid len pages map_pages writable state maps copies bytes_in bytes_out\n", 88));
+	snprintf(want, sizeof(want), "\nregion %llu %d %u 8192 3 1 no live 0 0 0 0\n",
+		 (unsigned long long)a.handle, getpid(), (unsigned int)geteuid());
+	line = strstr(text, want);
+	EXPECT_NE(NULL, line) TH_LOG("no '%s' in:\n%s", want + 1, text);
+	EXPECT_LE(1, mc_stat("regions"));
+	EXPECT_LE(3, mc_stat("region_pages"));
+	close(fd);
+	ASSERT_LT(0, mc_read_file(MC_DEBUGFS "/regions", text, sizeof(text)));
+	EXPECT_EQ(NULL, strstr(text, want));
+	munmap(buf, 3 * 4096);
 }
 
 /* Reading state while the job is torn down under the reader. */

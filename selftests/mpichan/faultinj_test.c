@@ -28,6 +28,8 @@ struct fi_state {
 	unsigned char *win;
 	unsigned char *buf;
 	__u64 handle;
+	struct mpichan_region_reg reg;	/* rank 0's region over buf */
+	unsigned char *rmap;		/* the owner's mapping of it */
 };
 
 static int fi_write(const char *path, const char *val)
@@ -93,9 +95,65 @@ static int fi_recv(struct fi_state *s, __u32 flags, __u64 handle,
 	return ret;
 }
 
+/*
+ * A batch the owner fd (no rank) copies with the region: a get, a put,
+ * and a put from an iovec of two pieces.
+ */
+static int fi_region_copy(struct fi_state *s)
+{
+	struct mpichan_iovec v[2] = {
+		{ (uintptr_t)s->buf + 12 * FI_PAGE, 100 },
+		{ (uintptr_t)s->buf + 13 * FI_PAGE, FI_PAGE },
+	};
+	struct mpichan_rcopy e[3];
+	struct mpichan_region_copy c = { .entries = (uintptr_t)e, .count = 3 };
+	int i;
+
+	memset(e, 0, sizeof(e));
+	for (i = 0; i < 3; i++) {
+		e[i].handle = s->reg.handle;
+		e[i].key = s->reg.key;
+	}
+	e[0].addr = (uintptr_t)s->buf + 12 * FI_PAGE;
+	e[0].len = 3 * FI_PAGE;
+	e[0].offset = 5;
+	e[1].addr = (uintptr_t)s->buf + 14 * FI_PAGE;
+	e[1].len = FI_PAGE + 1;
+	e[1].offset = FI_PAGE - 1;
+	e[1].flags = MPICHAN_RCOPY_PUT;
+	e[2].addr = (uintptr_t)v;
+	e[2].iovcnt = 2;
+	e[2].len = 100 + FI_PAGE;
+	e[2].offset = 7;
+	e[2].flags = MPICHAN_RCOPY_PUT | MPICHAN_RCOPY_IOV;
+	return fi_ioctl(s->own, MPICHAN_IOC_REGION_COPY, &c);
+}
+
+/* The owner fd maps the region writable and touches it. */
+static int fi_region_map(struct fi_state *s)
+{
+	struct mpichan_region_map m = { .handle = s->reg.handle,
+					.key = s->reg.key,
+					.flags = MPICHAN_REGION_WRITE };
+	void *p;
+	int ret;
+
+	ret = fi_ioctl(s->own, MPICHAN_IOC_REGION_MAP, &m);
+	if (ret)
+		return ret;
+	p = mmap(NULL, 4 * FI_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 s->own, m.offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	s->rmap = p;
+	s->rmap[FI_PAGE] = s->rmap[0];
+	return 0;
+}
+
 /* The scenario, one step at a time: 0 or -errno. */
 static int fi_step(struct fi_state *s, int step)
 {
+	struct mpichan_region_dereg d;
 	struct mpichan_recv r;
 	struct mpichan_wait w = { .timeout_ns = 0, .peer = MPICHAN_RANK_NONE };
 	char state[4096];
@@ -165,14 +223,38 @@ static int fi_step(struct fi_state *s, int step)
 		ret = read(i, state, sizeof(state)) < 0 ? -errno : 0;
 		close(i);
 		return ret;
+	case 12:
+		/* A rank registers a region (MPICHAN_FEAT_REGION). */
+		s->reg.addr = (uintptr_t)s->buf;
+		s->reg.len = 16 * FI_PAGE - 3;
+		s->reg.flags = MPICHAN_REGION_WRITE;
+		return fi_ioctl(s->fd[0], MPICHAN_IOC_REGION_REG, &s->reg);
+	case 13:
+		return fi_region_copy(s);
+	case 14:
+		return fi_region_map(s);
+	case 15:
+		/* Read the regions file while one is mapped. */
+		i = open(MC_DEBUGFS "/regions", O_RDONLY | O_CLOEXEC);
+		if (i < 0)
+			return -errno;
+		ret = read(i, state, sizeof(state)) < 0 ? -errno : 0;
+		close(i);
+		return ret;
+	case 16:
+		memset(&d, 0, sizeof(d));
+		d.handle = s->reg.handle;
+		return fi_ioctl(s->fd[0], MPICHAN_IOC_REGION_DEREG, &d);
 	}
 	return -EINVAL;
 }
 
-#define FI_STEPS 12
+#define FI_STEPS 17
 
 static void fi_cleanup(struct fi_state *s)
 {
+	if (s->rmap)
+		munmap(s->rmap, 4 * FI_PAGE);
 	if (s->win)
 		munmap(s->win, 64 * FI_PAGE);
 	mcr_detach(&s->ep[0]);
@@ -241,7 +323,8 @@ static int fi_child(int step, int nth)
 static int fi_stats_zero(void)
 {
 	return mc_stat("jobs") == 0 && mc_stat("ranks") == 0 &&
-	       mc_stat("ring_pages") == 0 && mc_stat("pinned_pages") == 0;
+	       mc_stat("ring_pages") == 0 && mc_stat("pinned_pages") == 0 &&
+	       mc_stat("regions") <= 0 && mc_stat("region_maps") <= 0;
 }
 
 TEST(every_setup_allocation_fails_cleanly)
@@ -271,9 +354,10 @@ TEST(every_setup_allocation_fails_cleanly)
 				TH_LOG("step %d nth %d: exit %d", step, nth,
 				       WEXITSTATUS(status));
 			ASSERT_TRUE(fi_stats_zero())
-				TH_LOG("step %d nth %d: jobs %ld ranks %ld pages %ld pinned %ld",
+				TH_LOG("step %d nth %d: jobs %ld ranks %ld pages %ld pinned %ld regions %ld maps %ld",
 				       step, nth, mc_stat("jobs"), mc_stat("ranks"),
-				       mc_stat("ring_pages"), mc_stat("pinned_pages"));
+				       mc_stat("ring_pages"), mc_stat("pinned_pages"),
+				       mc_stat("regions"), mc_stat("region_maps"));
 			if (WEXITSTATUS(status) == 1)
 				break;
 			hits++;

@@ -19,6 +19,7 @@
 #define FZ_THREADS	3	/* per worker process: thread 0 + extras */
 #define FZ_MAX_ERRNO	140	/* counters for errno 0..FZ_MAX_ERRNO-1 */
 #define FZ_HANDLES	64	/* handles shared among a round's workers */
+#define FZ_REGIONS	64	/* registered regions, shared likewise */
 
 enum fz_op {
 	OP_OPEN, OP_CLOSE, OP_VERSION, OP_CREATE, OP_ATTACH, OP_WAIT,
@@ -26,6 +27,8 @@ enum fz_op {
 	OP_BADIOCTL, OP_BADARG, OP_MMAP, OP_MUNMAP, OP_MPROTECT, OP_MREMAP,
 	OP_WINMAP, OP_WINTOUCH, OP_TOUCH, OP_POLL, OP_DEBUGFS, OP_SCRIBBLE,
 	OP_RING, OP_SLEEP, OP_CQ, OP_FORK, OP_KILL, OP_EXIT,
+	OP_REGREG, OP_REGDEREG, OP_REGCOPY, OP_REGMAP, OP_REGQUERY,
+	OP_REGTOUCH, OP_REGMEM,
 	NOPS
 };
 
@@ -43,6 +46,17 @@ struct fz_round {
 	int64_t end_ns;		/* workers wind down after this */
 };
 
+/* A region some worker registered, for every worker to use. */
+struct fz_region {
+	uint64_t seq;		/* odd while a worker rewrites it */
+	uint32_t busy;		/* a writer's spin flag */
+	uint32_t pad;
+	uint64_t handle, key, len;
+	uint32_t writable;
+	uint32_t pattern;	/* over a send area: word at o is PAT_MAGIC|(base+o) */
+	uint64_t base;
+};
+
 struct fz_shared {
 	uint64_t ops;				/* operations done, all workers */
 	uint64_t count[NOPS][FZ_MAX_ERRNO];	/* [op][errno], 0 = success */
@@ -51,6 +65,8 @@ struct fz_shared {
 	int noted;				/* observations said once */
 	uint64_t handles[FZ_HANDLES];		/* recent QUEUED handles */
 	uint64_t handle_next;
+	struct fz_region regions[FZ_REGIONS];	/* recently registered */
+	uint64_t region_next;
 	uint64_t iterations;			/* --iterations, 0 = none */
 	int64_t deadline_ns;			/* --seconds, as a deadline */
 	struct fz_round round;
@@ -68,7 +84,12 @@ void fz_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * is neither 0 nor in allowed (0-terminated).
  */
 int fz_result(enum fz_op op, int err, const int *allowed, const char *what);
-int fz_stats(long *jobs, long *ranks, long *ring_pages, long *pinned);
+/* What the module holds, from debugfs stats. */
+struct fz_held {
+	long jobs, ranks, ring_pages, pinned, regions, region_maps;
+};
+
+int fz_stats(struct fz_held *h);
 
 /* A splitmix64 generator: one per thread, seeded from the run's seed. */
 struct fz_rng {

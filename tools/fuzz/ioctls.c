@@ -84,7 +84,7 @@ void do_version(struct thr *t)
 	put_slot(t, &s);
 	if (!fz_result(OP_VERSION, err, (const int[]){ 0 }, "VERSION") && !err &&
 	    (v.abi_version != MPICHAN_ABI_VERSION || v.max_ranks != 1024 ||
-	     (v.features & ~MPICHAN_FEAT_WINDOW_CACHE) !=
+	     (v.features & ~(MPICHAN_FEAT_WINDOW_CACHE | MPICHAN_FEAT_REGION)) !=
 		(MPICHAN_FEAT_RNDV | MPICHAN_FEAT_WINDOW |
 		 MPICHAN_FEAT_MULTI | MPICHAN_FEAT_COLL)))
 		fz_fail("VERSION: abi %u max_ranks %u features %llx", v.abi_version,
@@ -355,7 +355,7 @@ void do_send(struct thr *t)
 }
 
 /* Bytes of a one-segment send from a send area: word at o is PAT_MAGIC|o. */
-static void verify_pattern(const unsigned char *buf, uint64_t len)
+void verify_pattern(const unsigned char *buf, uint64_t len)
 {
 	uint64_t w0, w, i, base;
 
@@ -502,7 +502,7 @@ void do_cancel_unmap(struct thr *t, int unmap)
 void do_badioctl(struct thr *t)
 {
 	/* min: the first published size, where it is not the size. */
-	static const struct { unsigned int dir, size, min; } k[10] = {
+	static const struct { unsigned int dir, size, min; } k[15] = {
 		{ _IOC_READ, sizeof(struct mpichan_version), 0 },
 		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_job_create), 0 },
 		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_attach),
@@ -514,10 +514,15 @@ void do_badioctl(struct thr *t)
 		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_recv), 0 },
 		{ _IOC_WRITE, sizeof(struct mpichan_cancel), 0 },
 		{ _IOC_WRITE, sizeof(struct mpichan_unmap), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_region_reg), 0 },
+		{ _IOC_WRITE, sizeof(struct mpichan_region_dereg), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_region_copy), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_region_map), 0 },
+		{ _IOC_READ | _IOC_WRITE, sizeof(struct mpichan_region_query), 0 },
 	};
 	static const unsigned int magic[] = { 'A', 'z', 0xB7, 0xB9, 0xFF };
 	static __thread unsigned char buf[4 * PAGE];
-	unsigned int nr = fz_below(&t->rng, 10), dir = k[nr].dir, size, want;
+	unsigned int nr = fz_below(&t->rng, 15), dir = k[nr].dir, size, want;
 	unsigned int type = MPICHAN_IOC_MAGIC;
 	struct slot s;
 	int err;
@@ -528,7 +533,7 @@ void do_badioctl(struct thr *t)
 	size = k[nr].size;
 	switch (fz_below(&t->rng, 6)) {
 	case 0:		/* unknown number */
-		nr = 0x0a + fz_below(&t->rng, 0xf6);
+		nr = 0x0f + fz_below(&t->rng, 0xf1);
 		dir = fz_below(&t->rng, 4);
 		size = fz_below(&t->rng, 200);
 		want = ENOTTY;
@@ -581,15 +586,18 @@ void do_badarg(struct thr *t)
 	static const unsigned long cmds[] = {
 		MPICHAN_IOC_VERSION, MPICHAN_IOC_JOB_CREATE, MPICHAN_IOC_ATTACH,
 		MPICHAN_IOC_WAIT, MPICHAN_IOC_SEND, MPICHAN_IOC_RECV,
+		MPICHAN_IOC_REGION_REG, MPICHAN_IOC_REGION_COPY,
+		MPICHAN_IOC_REGION_MAP, MPICHAN_IOC_REGION_QUERY,
 		MPICHAN_IOC_WAKE, MPICHAN_IOC_CANCEL, MPICHAN_IOC_UNMAP,
+		MPICHAN_IOC_REGION_DEREG,
 	};
-	unsigned int c = fz_below(&t->rng, 9);
+	unsigned int c = fz_below(&t->rng, 14);
 	uint64_t p = rand_bad_ptr(t);
 	struct slot s;
 	int err;
 
 	/* The read-only page: only calls that write their argument back. */
-	if (c < 6 && fz_chance(&t->rng, 30))
+	if (c < 10 && fz_chance(&t->rng, 30))
 		p = (uint64_t)t->ro;
 	if (pick_slot(t, 0, &s) < 0)
 		return;

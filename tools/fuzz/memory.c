@@ -20,7 +20,7 @@
 
 /* ---- mappings --------------------------------------------------- */
 
-static struct tmap *free_map(struct thr *t)
+struct tmap *free_map(struct thr *t)
 {
 	int i;
 
@@ -30,7 +30,7 @@ static struct tmap *free_map(struct thr *t)
 	return NULL;
 }
 
-static struct tmap *some_map(struct thr *t)
+struct tmap *some_map(struct thr *t)
 {
 	int i, n = 0, cand[NMAPS];
 
@@ -188,6 +188,8 @@ void do_munmap(struct thr *t)
 	note(m, "munmap(+%zu, %zu) %d", off, len, err);
 	if (!err && m->window && (off || len < m->len))
 		fz_fail("munmap split the window");
+	if (!err && m->region && (off || len < m->len))
+		fz_fail("munmap split a region's mapping");
 	if (!err) {
 		/*
 		 * Unmap the rest too, rather than track holes, but never the
@@ -226,11 +228,16 @@ void do_mprotect(struct thr *t)
 			m->window ? "window" : "job");
 	if (!err && m->window && (prot & PROT_WRITE))
 		fz_fail("mprotect made the window writable");
+	if (!err && m->region == 1 && (prot & PROT_WRITE))
+		fz_fail("mprotect made a read-only region mapping writable");
+	/* Part of it to what it is already is no change, and no split. */
+	if (!err && m->region && (off || len < m->len) && prot != m->prot)
+		fz_fail("mprotect split a region's mapping");
 	if (!err)
 		note(m, "mprotect(+%zu, %zu, %d)", off, len, prot);
 	if (!err && off == 0 && len == m->len)
 		m->prot = prot;
-	else if (!err)
+	else if (!err && !m->region)
 		m->prot = PROT_NONE;	/* mixed: don't touch it any more */
 }
 
@@ -257,6 +264,9 @@ void do_mremap(struct thr *t)
 		return;
 	if (m->window && (p != m->addr || nlen != m->len))
 		fz_fail("mremap moved or resized the window (%zu -> %zu)", m->len, nlen);
+	if (m->region && (p != m->addr || nlen != m->len))
+		fz_fail("mremap moved or resized a region's mapping (%zu -> %zu)",
+			m->len, nlen);
 	if (nlen > m->len)
 		fz_fail("mremap grew a VM_DONTEXPAND mapping");
 	note(m, "mremap(%zu -> %zu, %d)%s", m->len, nlen, flags,
@@ -275,6 +285,10 @@ void do_touch(struct thr *t)
 	if (!m || t->touches > 4000)
 		return;
 	t->touches++;
+	if (m->region) {
+		region_touch(t, m);
+		return;
+	}
 	p = m->addr + fz_below(&t->rng, m->len);
 	op_begin(t, m->window ? OP_WINTOUCH : OP_TOUCH, 0);
 	sig = GUARDED((void)*p);

@@ -50,6 +50,10 @@ const char *const fz_op_name[NOPS] = {
 	[OP_DEBUGFS] = "debugfs", [OP_SCRIBBLE] = "scribble",
 	[OP_RING] = "ring", [OP_SLEEP] = "sleep", [OP_CQ] = "cq",
 	[OP_FORK] = "fork", [OP_KILL] = "kill", [OP_EXIT] = "exit",
+	[OP_REGREG] = "region_reg", [OP_REGDEREG] = "region_dereg",
+	[OP_REGCOPY] = "region_copy", [OP_REGMAP] = "region_map",
+	[OP_REGQUERY] = "region_query", [OP_REGTOUCH] = "region_touch",
+	[OP_REGMEM] = "region_memory",
 };
 
 int64_t fz_now(void)
@@ -108,7 +112,7 @@ int fz_result(enum fz_op op, int err, const int *allowed, const char *what)
 	return 1;
 }
 
-int fz_stats(long *jobs, long *ranks, long *ring_pages, long *pinned)
+int fz_stats(struct fz_held *h)
 {
 	char line[128];
 	FILE *f = fopen(FZ_DEBUGFS "/stats", "re");
@@ -117,13 +121,21 @@ int fz_stats(long *jobs, long *ranks, long *ring_pages, long *pinned)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		n += sscanf(line, "jobs: %ld", jobs);
-		n += sscanf(line, "ranks: %ld", ranks);
-		n += sscanf(line, "ring_pages: %ld", ring_pages);
-		n += sscanf(line, "pinned_pages: %ld", pinned);
+		n += sscanf(line, "jobs: %ld", &h->jobs);
+		n += sscanf(line, "ranks: %ld", &h->ranks);
+		n += sscanf(line, "ring_pages: %ld", &h->ring_pages);
+		n += sscanf(line, "pinned_pages: %ld", &h->pinned);
+		n += sscanf(line, "regions: %ld", &h->regions);
+		n += sscanf(line, "region_maps: %ld", &h->region_maps);
 	}
 	fclose(f);
-	return n == 4 ? 0 : -EBADMSG;
+	return n == 6 ? 0 : -EBADMSG;
+}
+
+static int fz_held_none(const struct fz_held *h)
+{
+	return !h->jobs && !h->ranks && !h->ring_pages && !h->pinned &&
+	       !h->regions && !h->region_maps;
 }
 
 static void usage(FILE *f)
@@ -379,7 +391,8 @@ static void summary(uint64_t rounds, int64_t start)
 int main(int argc, char **argv)
 {
 	uint64_t iterations = 0, rounds = 0;
-	long seconds = -1, jobs = -1, ranks = -1, pages = -1, pinned = -1;
+	struct fz_held h = { -1, -1, -1, -1, -1, -1 };
+	long seconds = -1;
 	int workers = 4, i, ret;
 	int seeded = 0;
 	int64_t start, settle;
@@ -453,8 +466,8 @@ int main(int argc, char **argv)
 	/* Everything is closed: the module must be back to nothing. */
 	settle = fz_now() + 10 * FZ_SEC;
 	do {
-		ret = fz_stats(&jobs, &ranks, &pages, &pinned);
-		if (ret || (!jobs && !ranks && !pages && !pinned))
+		ret = fz_stats(&h);
+		if (ret || fz_held_none(&h))
 			break;
 		usleep(100 * 1000);
 	} while (fz_now() < settle);
@@ -463,9 +476,10 @@ int main(int argc, char **argv)
 		       strerror(-ret));
 	else if (ret)
 		fz_fail("reading %s/stats: %s", FZ_DEBUGFS, strerror(-ret));
-	else if (jobs || ranks || pages || pinned)
-		fz_fail("after the run: jobs: %ld ranks: %ld ring_pages: %ld pinned_pages: %ld",
-			jobs, ranks, pages, pinned);
+	else if (!fz_held_none(&h))
+		fz_fail("after the run: jobs: %ld ranks: %ld ring_pages: %ld pinned_pages: %ld regions: %ld region_maps: %ld",
+			h.jobs, h.ranks, h.ring_pages, h.pinned, h.regions,
+			h.region_maps);
 	summary(rounds, start);
 	return fz->failed ? 1 : 0;
 }

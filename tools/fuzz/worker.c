@@ -367,6 +367,8 @@ static const struct weighted ops[] = {
 	{ do_mremap, 2, 0 }, { do_touch, 4, 0 }, { do_poll, 3, 0 },
 	{ do_debugfs, 2, 0 }, { do_scribble, 6, 0 }, { do_ring, 12, 1 },
 	{ do_sleep_cq, 6, 1 }, { do_fork, 1, 0 },
+	{ do_regreg, 4, 0 }, { do_regdereg, 2, 0 }, { do_regcopy, 8, 0 },
+	{ do_regmap, 3, 0 }, { do_regquery, 2, 0 }, { do_regmem, 2, 0 },
 };
 
 static int keep_going(void)
@@ -475,6 +477,14 @@ static void setup_thread(struct thr *t, int index)
 	/* The pattern stays as it is: the mapped receive checks it. */
 	mprotect(t->send, BUF_BYTES, PROT_READ);
 	mprotect(t->ro, PAGE, PROT_READ);
+	t->rgn = mmap(NULL, RGN_BYTES, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t->rcopy = calloc(RCOPY_MAX, sizeof(*t->rcopy));
+	if (t->rgn == MAP_FAILED || !t->rcopy) {
+		fz_fail("worker %d: no memory for regions", W.index);
+		_exit(1);
+	}
+	memset(t->rgn, 0x3c, RGN_BYTES);
 }
 
 /* Less privilege for some workers: pinning charged, or another user. */

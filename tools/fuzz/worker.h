@@ -25,6 +25,9 @@
 #define KADDR		0xffffffff81000000ULL
 #define NONCANON	0x8000000000000000ULL
 #define PAT_MAGIC	0x5aa55aa5c3000000ULL
+#define RGN_BYTES	(64 * PAGE)	/* memory a thread registers and changes */
+#define NREGS		16		/* regions a worker registered */
+#define RCOPY_MAX	(MPICHAN_REGION_COPY_MAX + 8)
 
 enum { SL_FREE, SL_FRESH, SL_OWNER, SL_RANK };
 
@@ -46,6 +49,8 @@ struct tmap {
 	unsigned char *addr;
 	size_t len;
 	int prot, window;
+	int region;		/* a region's: 1 read-only, 2 writable grant */
+	int64_t pat_base;	/* a send area's region: its pattern base, or -1 */
 	char hist[160];		/* what was done to it, for a report */
 };
 
@@ -55,6 +60,8 @@ struct thr {
 	struct fz_rng rng;
 	unsigned char *arena;	/* send | guard | recv | guard | verify | guard | iov | guard */
 	unsigned char *send, *recv, *verify, *ro;
+	unsigned char *rgn;		/* RGN_BYTES, registered and changed */
+	struct mpichan_rcopy *rcopy;	/* RCOPY_MAX entries */
 	struct mpichan_iovec *iov;	/* IOV_BYTES, a guard page after */
 	struct tmap maps[NMAPS];
 	uint64_t handles[NQ];
@@ -71,6 +78,9 @@ struct fz_wstate {
 	pthread_rwlock_t winlock;
 	struct slot slots[NSLOTS];
 	struct job_ref jobs[NJOBS];
+	/* Regions this worker registered: the slot that owns each. */
+	struct { uint64_t handle; unsigned int gen; } regs[NREGS];
+	unsigned int nregs;
 	unsigned int njobs, gen;
 	int index;
 	int closing;		/* concurrent close at the end */
@@ -98,7 +108,7 @@ static const int E_RECV[] = { ENOTCONN, EBADFD, EINVAL, ERANGE, EFAULT,
 			      EALREADY, 0 };
 static const int E_CANCEL[] = { ENOTCONN, EBADFD, EINVAL, ENOENT, EFAULT, 0 };
 static const int E_MMAP[] = { EINVAL, EPERM, EACCES, ENXIO, EBADFD, ENOMEM,
-			      EBUSY, EOVERFLOW, 0 };
+			      EBUSY, EOVERFLOW, ENOENT, ESTALE, 0 };
 static const int E_MUNMAP[] = { EINVAL, 0 };
 static const int E_MPROTECT[] = { EACCES, EINVAL, ENOMEM, 0 };
 static const int E_MREMAP[] = { EINVAL, EFAULT, ENOMEM, EAGAIN, 0 };
@@ -109,6 +119,12 @@ static const int E_RING[] = { EAGAIN, 0 };
 static const int E_RING_HOSTILE[] = { EAGAIN, EBADMSG, 0 };
 static const int E_TOUCH[] = { EFAULT, 0 };	/* a guarded fault */
 static const int E_FORK[] = { EAGAIN, ENOMEM, 0 };
+static const int E_REGREG[] = { EINVAL, EFAULT, ENOMEM, ENOSPC, EAGAIN, 0 };
+static const int E_REGDEREG[] = { EINVAL, ENOENT, 0 };
+static const int E_REGUSE[] = { EINVAL, ENOENT, EPERM, EACCES, ESTALE,
+				EFAULT, ENOMEM, 0 };
+static const int E_REGMMAP[] = { EINVAL, ENOENT, EPERM, EACCES, ESTALE,
+				 ENOMEM, 0 };
 
 /* Run stmt; a SIGSEGV/SIGBUS inside makes it evaluate to the signal. */
 #define GUARDED(stmt) ({						\
@@ -156,8 +172,11 @@ void do_recv(struct thr *t);
 void do_cancel_unmap(struct thr *t, int unmap);
 void do_badioctl(struct thr *t);
 void do_badarg(struct thr *t);
+void verify_pattern(const unsigned char *buf, uint64_t len);
 
 /* memory.c */
+struct tmap *free_map(struct thr *t);
+struct tmap *some_map(struct thr *t);
 void do_mmap(struct thr *t, int window);
 void drop_map(struct tmap *m);
 void do_munmap(struct thr *t);
@@ -170,5 +189,14 @@ void do_scribble(struct thr *t);
 void do_ring(struct thr *t);
 void do_sleep_cq(struct thr *t);
 void do_fork(struct thr *t);
+
+/* region.c */
+void do_regreg(struct thr *t);
+void do_regdereg(struct thr *t);
+void do_regcopy(struct thr *t);
+void do_regmap(struct thr *t);
+void do_regquery(struct thr *t);
+void do_regmem(struct thr *t);
+void region_touch(struct thr *t, struct tmap *m);
 
 #endif /* MPICHAN_FUZZ_WORKER_H */

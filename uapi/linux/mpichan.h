@@ -515,12 +515,231 @@ struct mpichan_cancel {
 
 #define MPICHAN_SIZEOF_CANCEL_V0 16	/* sizeof first published struct */
 
+/* ---- Registered regions (MPICHAN_FEAT_REGION) -------------------- */
+
+/*
+ * A region is memory a process registered on one of its /dev/mpichan
+ * fds (any fd: a rank's, a job owner's or a fresh one).  The module pins
+ * it once, charges it to RLIMIT_MEMLOCK, and names it by a handle and an
+ * unguessable 64-bit key.  Any process of the same effective uid (or
+ * with CAP_SYS_ADMIN), a rank of a job or not, that names both may
+ *
+ *  - copy from it or into it (MPICHAN_IOC_REGION_COPY): one kernel copy
+ *    between the region's pinned pages and its own memory, a batch of
+ *    pieces in one call;
+ *  - map its whole pages (MPICHAN_IOC_REGION_MAP, then mmap() of its fd
+ *    at the offset MAP returned), read-only, or writable if the region
+ *    was registered writable: then loads and stores reach the owner's
+ *    memory with no system call, and CPU atomics on it work between the
+ *    processes (the same physical pages).  The module does no atomics of
+ *    its own on a copy.
+ *
+ * No byte outside [addr, addr + len) is ever visible to another process:
+ * a partial first or last page is reached by copy only.  The region
+ * belongs to the fd that registered it and ends with it (DEREG, or the
+ * last close of that file, whatever killed the process).  It goes stale
+ * when the owner's memory behind it changes (munmap, mremap, fork,
+ * MADV_DONTNEED, a MAP_FIXED mapping over it, exit; not mprotect):
+ * copies, MAP and QUERY then fail with -ESTALE, and its pages stay
+ * pinned until it ends.  Whatever ends a region or makes it stale, every
+ * mapping of it is zapped before its pages are released, and by the time
+ * a call has returned -ESTALE or DEREG has returned; a touch afterwards
+ * raises SIGBUS.
+ */
+#define MPICHAN_REGION_MAX_BYTES	(1ULL << 36)	/* largest region, 64 GiB */
+#define MPICHAN_REGION_COPY_MAX		1024		/* entries per COPY */
+/* mmap() offsets MAP returns lie from here up, one slot per region. */
+#define MPICHAN_REGION_OFFSET		(1ULL << 42)
+
+/* struct mpichan_region_reg.flags, _map.flags, _query.flags */
+#define MPICHAN_REGION_WRITE	(1U << 0)	/* writable: by copy and by mapping */
+
+/**
+ * struct mpichan_region_reg - the argument of MPICHAN_IOC_REGION_REG
+ * @addr: in: the first byte of the memory, any alignment
+ * @len: in: its bytes, 1 .. %MPICHAN_REGION_MAX_BYTES
+ * @flags: in: %MPICHAN_REGION_WRITE or 0 (read-only)
+ * @pad: must be 0
+ * @handle: out: names the region
+ * @key: out: the secret that goes with it; hand it to the peers
+ * @map_start: out: region offset of its first whole page (0 if none)
+ * @map_len: out: bytes of its whole pages, what a mapping can show
+ *	(0: the region has none, copy only)
+ *
+ * MPICHAN_IOC_REGION_REG: register [addr, addr + len) of the caller's
+ * memory on this fd.  Pinned (writable memory needed for
+ * %MPICHAN_REGION_WRITE) and charged to RLIMIT_MEMLOCK unless the caller
+ * has CAP_IPC_LOCK.  Refusals: EINVAL (flags, pad, len 0 or too long,
+ * the range wraps), EFAULT (not mapped, or not writable for
+ * %MPICHAN_REGION_WRITE), ENOMEM (RLIMIT_MEMLOCK or memory), ENOSPC (no
+ * free handle), EAGAIN (the memory kept changing while it was pinned).
+ */
+struct mpichan_region_reg {
+	__u64 addr;
+	__u64 len;
+	__u32 flags;
+	__u32 pad;
+	__u64 handle;
+	__u64 key;
+	__u64 map_start;
+	__u64 map_len;
+};
+
+#define MPICHAN_SIZEOF_REGION_REG_V0	56	/* sizeof first published struct */
+
+/**
+ * struct mpichan_region_dereg - the argument of MPICHAN_IOC_REGION_DEREG
+ * @handle: in: a region registered on this fd
+ * @flags: in: must be 0
+ * @pad: must be 0
+ *
+ * MPICHAN_IOC_REGION_DEREG: end the region.  No new copy or mapping
+ * starts; every mapping is zapped; the call waits for the copies already
+ * under way (in any process) to finish, then unpins and uncharges.
+ * ENOENT: no such region on this fd.  EINTR: a fatal signal came while
+ * waiting; the region is gone and its pages go when the last copy ends.
+ */
+struct mpichan_region_dereg {
+	__u64 handle;
+	__u32 flags;
+	__u32 pad;
+};
+
+#define MPICHAN_SIZEOF_REGION_DEREG_V0	16	/* sizeof first published struct */
+
+/**
+ * struct mpichan_region_query - the argument of MPICHAN_IOC_REGION_QUERY
+ * @handle: in: the region
+ * @key: in: its key
+ * @len: out: bytes registered
+ * @flags: out: %MPICHAN_REGION_WRITE if writable
+ * @pid: out: thread-group id of the process that registered it
+ * @map_start: out: region offset of its first whole page (0 if none)
+ * @map_len: out: bytes of its whole pages (0: none)
+ *
+ * MPICHAN_IOC_REGION_QUERY: what a region is, for whoever names it.
+ * Refusals as for a copy: ENOENT, EPERM, EACCES, ESTALE.
+ */
+struct mpichan_region_query {
+	__u64 handle;
+	__u64 key;
+	__u64 len;
+	__u32 flags;
+	__s32 pid;
+	__u64 map_start;
+	__u64 map_len;
+};
+
+#define MPICHAN_SIZEOF_REGION_QUERY_V0	48	/* sizeof first published struct */
+
+/**
+ * struct mpichan_region_map - the argument of MPICHAN_IOC_REGION_MAP
+ * @handle: in: the region
+ * @key: in: its key
+ * @flags: in: %MPICHAN_REGION_WRITE to be allowed a writable mapping
+ *	(the region must be writable), or 0
+ * @pad: must be 0
+ * @offset: out: the offset to pass to mmap() on this fd
+ * @map_start: out: region offset of the mapping's first byte
+ * @map_len: out: bytes that may be mapped: the region's whole pages
+ *
+ * MPICHAN_IOC_REGION_MAP: allow this fd to mmap() the region's whole
+ * pages: mmap(NULL, n, PROT_READ [| PROT_WRITE], MAP_SHARED, fd, offset)
+ * with 0 < n <= map_len maps region bytes [map_start, map_start + n).
+ * The latest MAP of a region on an fd decides whether its later mmap()s
+ * may be writable.  Several regions may be mapped at once, a region
+ * several times and by several processes.  A mapping cannot be split,
+ * moved, made executable or inherited over fork(); a read-only one
+ * cannot be made writable.  Refusals: EINVAL (flags, pad; a region
+ * without a whole page), ENOENT, EPERM, EACCES (wrong key, or
+ * %MPICHAN_REGION_WRITE on a read-only region), ESTALE, ENOMEM.
+ * mmap() refuses: EINVAL (MAP_PRIVATE, an offset that is not one MAP
+ * returned, a length over map_len), EACCES (no MAP of this region on
+ * this fd, or PROT_WRITE without %MPICHAN_REGION_WRITE), EPERM
+ * (PROT_EXEC), ENOENT, ESTALE.  Once the region ends or goes stale the
+ * mapping raises SIGBUS; it never shows other memory.
+ */
+struct mpichan_region_map {
+	__u64 handle;
+	__u64 key;
+	__u32 flags;
+	__u32 pad;
+	__u64 offset;
+	__u64 map_start;
+	__u64 map_len;
+};
+
+#define MPICHAN_SIZEOF_REGION_MAP_V0	48	/* sizeof first published struct */
+
+/* struct mpichan_rcopy.flags */
+#define MPICHAN_RCOPY_PUT	(1U << 0)	/* local memory into the region; else out of it */
+#define MPICHAN_RCOPY_IOV	(1U << 1)	/* addr is an array of iovcnt struct mpichan_iovec */
+
+/**
+ * struct mpichan_rcopy - one entry of MPICHAN_IOC_REGION_COPY
+ * @addr: local memory: the buffer, or with %MPICHAN_RCOPY_IOV an array of
+ *	@iovcnt &struct mpichan_iovec whose lengths add up to @len
+ * @len: bytes to copy, at most MAX_RW_COUNT (0 copies nothing)
+ * @handle: the region
+ * @key: its key
+ * @offset: where in the region; offset + len <= the region's length
+ * @flags: %MPICHAN_RCOPY_PUT (into the region: it must be writable) or
+ *	0 (out of it), and %MPICHAN_RCOPY_IOV
+ * @iovcnt: with %MPICHAN_RCOPY_IOV 1 .. %MPICHAN_IOV_MAX, else 0
+ */
+struct mpichan_rcopy {
+	__u64 addr;
+	__u64 len;
+	__u64 handle;
+	__u64 key;
+	__u64 offset;
+	__u32 flags;
+	__u32 iovcnt;
+};
+
+#define MPICHAN_SIZEOF_RCOPY	48	/* struct mpichan_rcopy */
+
+/**
+ * struct mpichan_region_copy - the argument of MPICHAN_IOC_REGION_COPY
+ * @entries: in: &struct mpichan_rcopy __user *, @count of them
+ * @count: in: 1 .. %MPICHAN_REGION_COPY_MAX
+ * @flags: in: must be 0
+ * @done: out: entries copied whole; on an error, the index of the entry
+ *	that failed
+ * @pad: must be 0
+ * @bytes: out: bytes copied by all entries, the failed one's part too
+ *
+ * MPICHAN_IOC_REGION_COPY: copy each entry in turn, each in one kernel
+ * copy between the region's pinned pages and the caller's memory (a
+ * strided put or get is one call).  Stops at the first entry that fails
+ * and returns its error, with @done and @bytes written back: EINVAL
+ * (flags, iovcnt, lengths that disagree or overflow, offset + len past
+ * the region's end), ENOENT (no such region, or it ended), EPERM (a
+ * region of another user, without CAP_SYS_ADMIN), EACCES (wrong key, or
+ * a put into a read-only region), ESTALE (the owner's memory changed),
+ * EFAULT (the local memory or the array faulted), EINTR (a fatal
+ * signal).  Copies into a region are plain stores: two processes
+ * putting into the same bytes at once get one or the other, or a mix;
+ * the module does no atomics and takes no lock on the data.
+ */
+struct mpichan_region_copy {
+	__u64 entries;
+	__u32 count;
+	__u32 flags;
+	__u32 done;
+	__u32 pad;
+	__u64 bytes;
+};
+
+#define MPICHAN_SIZEOF_REGION_COPY_V0	32	/* sizeof first published struct */
+
 /* struct mpichan_version.features */
 #define MPICHAN_FEAT_RNDV	(1ULL << 0)	/* SEND, RECV, CANCEL, CQ */
 #define MPICHAN_FEAT_WINDOW	(1ULL << 1)	/* RECV_MAP, UNMAP, the window */
 #define MPICHAN_FEAT_MULTI	(1ULL << 2)	/* MPICHAN_SEND_MULTI */
 #define MPICHAN_FEAT_COLL	(1ULL << 3)	/* off.coll, the collective area */
 #define MPICHAN_FEAT_WINDOW_CACHE (1ULL << 4)	/* UNMAP may leave pages mapped */
+#define MPICHAN_FEAT_REGION	(1ULL << 5)	/* registered regions: MPICHAN_IOC_REGION_* */
 
 /**
  * struct mpichan_version - the argument of MPICHAN_IOC_VERSION
@@ -644,5 +863,10 @@ struct mpichan_wake {
 #define MPICHAN_IOC_RECV	_IOWR(MPICHAN_IOC_MAGIC, 0x07, struct mpichan_recv)
 #define MPICHAN_IOC_CANCEL	_IOW(MPICHAN_IOC_MAGIC, 0x08, struct mpichan_cancel)
 #define MPICHAN_IOC_UNMAP	_IOW(MPICHAN_IOC_MAGIC, 0x09, struct mpichan_unmap)
+#define MPICHAN_IOC_REGION_REG	_IOWR(MPICHAN_IOC_MAGIC, 0x0a, struct mpichan_region_reg)
+#define MPICHAN_IOC_REGION_DEREG _IOW(MPICHAN_IOC_MAGIC, 0x0b, struct mpichan_region_dereg)
+#define MPICHAN_IOC_REGION_COPY	_IOWR(MPICHAN_IOC_MAGIC, 0x0c, struct mpichan_region_copy)
+#define MPICHAN_IOC_REGION_MAP	_IOWR(MPICHAN_IOC_MAGIC, 0x0d, struct mpichan_region_map)
+#define MPICHAN_IOC_REGION_QUERY _IOWR(MPICHAN_IOC_MAGIC, 0x0e, struct mpichan_region_query)
 
 #endif /* _UAPI_LINUX_MPICHAN_H */

@@ -159,6 +159,7 @@ struct lm_state {
 	int span;			/* LM_SPAN_*: sends offered in place */
 	uint64_t span_sparse;		/* ... spans of at most this x data */
 	int iov;			/* LM_SPAN_*: sends the module gathers */
+	int rma_region;			/* windows as registered regions (device) */
 	int oversubscribed;		/* more ranks in the job than CPUs */
 	uint64_t pulled;		/* bytes pulled now */
 	struct cds_list_head *pending;	/* per destination: queued sends */

@@ -384,23 +384,6 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	loop(in, inout, (size_t)count);
 }
 
-void lm_op_apply_packed(MPI_Op op, const void *in, void *inout, int count,
-			MPI_Datatype dt)
-{
-	if (count <= 0)
-		return;
-	if (dt->dense || !op->predefined || op->id == LM_OP_REPLACE ||
-	    op->id == LM_OP_NO_OP) {
-		if (op->id == LM_OP_REPLACE && !dt->dense) {
-			memmove(inout, in, (size_t)count * (size_t)dt->size);
-			return;
-		}
-		lm_op_apply(op, in, inout, count, dt);
-		return;
-	}
-	packed_pairs(op, in, inout, (uint64_t)count, dt);
-}
-
 void lm_op_hold(MPI_Op op)
 {
 	if (!op->predefined)

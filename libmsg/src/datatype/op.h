@@ -46,13 +46,6 @@ int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why);
 void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 		 MPI_Datatype dt);
 /*
- * The same on count elements of a basic dt in lm_dt_pack's layout: a
- * padded pair (MPI_DOUBLE_INT...) as its members only, 12 bytes apart
- * where the C structs are 16.
- */
-void lm_op_apply_packed(MPI_Op op, const void *in, void *inout, int count,
-			MPI_Datatype dt);
-/*
  * Keep a user op alive past MPI_Op_free (a nonblocking reduction that
  * uses it); each hold is ended by one release.  No-ops on predefined.
  */

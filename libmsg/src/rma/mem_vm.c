@@ -2,7 +2,7 @@
 /*
  * Reaching a peer's memory that is not in the window's segment
  * (MPI_Win_create's buffer, memory attached to a dynamic window): the
- * fallback's way, and where the device's goes.
+ * fallback's way.
  *
  * The fallback: exposing is publishing (pid, address, length); the
  * origin copies with process_vm_writev and process_vm_readv, one call
@@ -14,19 +14,13 @@
  * set by the transports where Yama asks for it).  Nothing is mapped,
  * except a rank's own memory, which it reaches with memcpy.
  *
- * The device's (when the module's registered regions land in the
- * uapi; not written yet): expose registers the range (pinned, a handle
- * and a 64-bit key, into struct lm_rma_desc); attach maps the region's
- * whole pages into the origin (map, map_lo, map_hi: loads and stores
- * then), and copy_to/copy_from reach the partial first and last pages,
- * or everything when mapping is refused, by key with the module's
- * batched iovec copy; detach unmaps, unexpose deregisters (the module
- * zaps every mapping, so a stale one faults, never reads reused
- * memory).  lm_rma_mem() picks it when the transport is the device and
- * the module offers regions.  Accumulates on such memory keep holding
- * the target's accumulate lock (every origin must use one mechanism per
- * location, and an origin whose mapping failed copies): only memory
- * every member maps in full (the segment) takes CPU atomics.
+ * Over the device windows use the module's registered regions instead
+ * (mem_dev.c), which fall back to this file for memory the module will
+ * not register.  Accumulates on memory reached this way (or by a
+ * region) hold the target's accumulate lock: every origin must use one
+ * mechanism per location, and an origin whose mapping failed copies.
+ * Only memory every member maps in full (the segment) takes CPU
+ * atomics.
  */
 
 #include <errno.h>
@@ -151,9 +145,3 @@ const struct lm_rma_mem_ops lm_rma_mem_vm = {
 	.copy_to = vm_copy_to,
 	.copy_from = vm_copy_from,
 };
-
-const struct lm_rma_mem_ops *lm_rma_mem(void)
-{
-	/* The device's registered regions: here, once the uapi has them. */
-	return &lm_rma_mem_vm;
-}

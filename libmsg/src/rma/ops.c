@@ -161,6 +161,8 @@ int lm_walk_type(struct lm_walk *w, uint64_t addr, int64_t count,
 /* The memory interface's error for target t, as an MPI error raised. */
 static int mem_error(struct libmsg_win *win, const char *fn, int t, int e)
 {
+	if (lm_rma_rank_gone(win->peer[t].world))
+		e = -ESRCH;
 	switch (-e) {
 	case ESRCH:
 		win->peer[t].failed = 1;
@@ -217,6 +219,8 @@ static int target_of(struct libmsg_win *win, const char *fn,
 	} else {
 		r = &p->remote;
 	}
+	if (r->map && win->mem->check && (e = win->mem->check(r)))
+		return mem_error(win, fn, a->t, e);
 	if (r->map && a->lo >= r->map_lo && a->hi <= r->map_hi) {
 		g->map = r->map;
 		g->base = r->map_lo;
@@ -443,6 +447,39 @@ static int acc_atomics(struct libmsg_win *win, const char *fn,
 	return e ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
 }
 
+/*
+ * The op on n packed elements of basic type dt: in into cur.  The op's
+ * loops take the type's C layout, which a padded pair (MPI_DOUBLE_INT:
+ * 12 bytes of data, 16 of extent) is not when packed: it is unpacked
+ * around the loop.
+ */
+static int apply_packed(MPI_Op op, const unsigned char *in, unsigned char *cur,
+			int n, MPI_Datatype dt)
+{
+	uint64_t bytes = (uint64_t)n * (uint64_t)dt->size;
+	uint64_t wide = (uint64_t)n * (uint64_t)dt->extent;
+	unsigned char *a, *b;
+
+	if (dt->dense) {
+		lm_op_apply(op, in, cur, n, dt);
+		return 0;
+	}
+	a = lm_scratch_get(wide);
+	b = lm_scratch_get(wide);
+	if (!a || !b) {
+		lm_scratch_put(a, wide);
+		lm_scratch_put(b, wide);
+		return -ENOMEM;
+	}
+	lm_dt_unpack(in, bytes, a, n, dt);
+	lm_dt_unpack(cur, bytes, b, n, dt);
+	lm_op_apply(op, a, b, n, dt);
+	lm_dt_pack(b, n, dt, cur);
+	lm_scratch_put(a, wide);
+	lm_scratch_put(b, wide);
+	return 0;
+}
+
 /* The accumulate lock held: read, apply, write back (in place if mapped). */
 static int acc_locked(struct libmsg_win *win, const char *fn,
 		      struct rma_args *a, struct lm_tgt *g,
@@ -480,8 +517,9 @@ static int acc_locked(struct libmsg_win *win, const char *fn,
 		goto out;
 	if (a->op->id == LM_OP_REPLACE) {
 		err = target_io(g, fn, a, (void *)(uintptr_t)in, 1);
+	} else if (apply_packed(a->op, in, cur, n, a->basic)) {
+		err = lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
 	} else {
-		lm_op_apply_packed(a->op, in, cur, n, a->basic);
 		err = target_io(g, fn, a, cur, 1);
 	}
 out:

@@ -5,7 +5,7 @@
  * words, the ranks' memory of allocated windows), and the interface
  * behind which a peer's memory is reached when it is not in that
  * segment (struct lm_rma_mem_ops: process_vm_readv/writev in the
- * fallback, the module's registered regions later).
+ * fallback, the module's registered regions over the device).
  *
  * Where a call goes:
  *   win.c     creating and freeing windows, queries, attributes, names,
@@ -21,6 +21,8 @@
  *             every rank maps
  *   mem_vm.c  the fallback's way to reach a peer's memory: copies with
  *             process_vm_readv/writev made by the origin
+ *   mem_dev.c the device's: registered regions, mapped whole pages and
+ *             copies by key; which way a window uses (lm_rma_mem)
  *
  * Every operation completes before its call returns, made by the origin
  * alone: a load or store (or CPU atomic) into the segment, or a copy
@@ -75,9 +77,9 @@ struct lm_rma_run {
 
 /*
  * How a rank's memory is exposed and reached: the fallback's
- * (lm_rma_mem_vm) now; the device's registered regions plug in here as
- * a second implementation (see mem_vm.c, "The device's").  Every call
- * returns 0 or -errno (-ESRCH: the owner is gone; -EFAULT: not there).
+ * (lm_rma_mem_vm, mem_vm.c) or the device's registered regions
+ * (lm_rma_mem_dev, mem_dev.c).  Every call returns 0 or -errno (-ESRCH:
+ * the owner is gone; -EFAULT: not there).
  */
 struct lm_rma_mem_ops {
 	const char *name;
@@ -88,6 +90,8 @@ struct lm_rma_mem_ops {
 	/* Origin: reach d: map what can be mapped, get ready to copy. */
 	int (*attach)(const struct lm_rma_desc *d, struct lm_rma_remote *r);
 	void (*detach)(struct lm_rma_remote *r);
+	/* Origin: 0 while r->map reaches the owner's memory (NULL: always). */
+	int (*check)(struct lm_rma_remote *r);
 	/*
 	 * Origin: the n runs of the owner's memory (all inside r->d) from
 	 * (copy_to) or into (copy_from) the contiguous buf, in order.
@@ -98,8 +102,8 @@ struct lm_rma_mem_ops {
 			 const struct lm_rma_run *runs, uint32_t n);
 };
 
-extern const struct lm_rma_mem_ops lm_rma_mem_vm;
-/* The implementation windows use (the fallback's, until the device's). */
+extern const struct lm_rma_mem_ops lm_rma_mem_vm, lm_rma_mem_dev;
+/* A new window's: the device's over /dev/mpichan with regions, else vm. */
 const struct lm_rma_mem_ops *lm_rma_mem(void);
 
 /* ---- The window's segment -------------------------------------------------- */
@@ -206,6 +210,7 @@ struct libmsg_win {
 	struct lm_win_layout lay;
 	struct lm_win_peer *peer;	/* by window rank */
 	const struct lm_rma_mem_ops *mem;
+	struct lm_rma_desc mine;	/* create: this rank's memory, exposed */
 	struct lm_win_region *regions;	/* dynamic: mine, LM_WIN_ATTACH_MAX */
 
 	/* Epochs (sync.c). */

@@ -120,6 +120,8 @@ static void win_release(struct libmsg_win *w)
 				w->mem->detach(&w->peer[i].remote);
 		}
 	}
+	if (w->flavor == MPI_WIN_FLAVOR_CREATE && w->mem)
+		w->mem->unexpose(&w->mine);
 	if (w->regions)
 		for (i = 0; i < LM_WIN_ATTACH_MAX; i++)
 			if (w->regions[i].used)
@@ -249,7 +251,8 @@ static int win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
 	mine.world = (int32_t)lm.job.rank;
 	mine.d.pid = (uint32_t)getpid();
 	if (flavor == MPI_WIN_FLAVOR_CREATE) {
-		err = w->mem->expose(base, (uint64_t)size, &mine.d);
+		err = w->mem->expose(base, (uint64_t)size, &w->mine);
+		mine.d = w->mine;
 		if (err) {
 			err = lm_error(comm, fn, lm_errno_class(err),
 				       "cannot expose the window's memory: %s",
@@ -315,8 +318,6 @@ static int win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
 	*win = w;
 	return MPI_SUCCESS;
 fail:
-	if (flavor == MPI_WIN_FLAVOR_CREATE && mine.d.pid && w && w->mem)
-		w->mem->unexpose(&mine.d);
 	free(in);
 	free(off);
 	if (w)

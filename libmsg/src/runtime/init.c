@@ -103,6 +103,7 @@ static void read_settings(void)
 		[LM_SPAN_OFF] = "off", [LM_SPAN_ON] = "on",
 		[LM_SPAN_AUTO] = "auto",
 	};
+	static const char *const offauto[] = { "off", "auto" };
 	uint64_t max = mcr_max_payload(&lm.job.ep) - sizeof(struct lm_rts);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -118,6 +119,7 @@ static void read_settings(void)
 	lm.span = env_word("MPICHAN_SPAN", spans, 3, LM_SPAN_AUTO);
 	lm.span_sparse = env_u64("MPICHAN_SPAN_SPARSE", LM_SPAN_SPARSE);
 	lm.iov = env_word("MPICHAN_IOV", spans, 3, LM_SPAN_AUTO);
+	lm.rma_region = env_word("MPICHAN_RMA_REGION", offauto, 2, 1);
 	lm.report_ns = env_seconds_ns("MPICHAN_WAIT_REPORT");
 	lm.appnum = (int)env_u64("MPICHAN_APPNUM", 0);
 	if (!lm.span_sparse)
