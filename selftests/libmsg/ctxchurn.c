@@ -165,9 +165,19 @@ static void hold_many(void)
 
 int main(int argc, char **argv)
 {
+	const char *env;
 	int i, h;
 
 	t_init(&argc, &argv);
+	/*
+	 * Over 4 ranks on the VM's 2 emulated CPUs every agreement costs
+	 * context switches of tens of microseconds: 8 ranks took 195 s
+	 * there (10 s natively), past the runner's limit.  The id space is
+	 * the same at any size; 8 ranks run natively.
+	 */
+	env = getenv("LIBMSG_MODE");
+	if (env && !strcmp(env, "vm") && t_size > 4)
+		T_SKIP("over 4 ranks only natively: under emulation it takes minutes");
 	CHECK(t_size <= MAXN, "at most %d ranks", MAXN);
 	for (i = 0; i < t_size; i++) {
 		want[i] = i;
