@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll/coll.h"
+#include "coll/coll_inter.h"
 
 int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 		  int nonblocking)
@@ -18,6 +18,13 @@ int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 
 	if (err)
 		return err;
+	/* The blocking ones that have a form for them went to coll_inter.c. */
+	if (comm->inter && nonblocking)
+		return lm_error(comm, fn, MPI_ERR_UNSUPPORTED_OPERATION,
+				"nonblocking and persistent collectives on intercommunicators are not supported");
+	if (comm->inter)
+		return lm_error(comm, fn, MPI_ERR_COMM,
+				"no such collective on an intercommunicator");
 	LM_CC(lm_cc_begin(fn, comm));
 	if (nonblocking && !request)
 		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
@@ -176,6 +183,8 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_barrier(fn, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	NEW_SCHED(s, fn, comm);
 	return lm_coll_start(s, LM_BARRIER, fn, &a, nb ? request : NULL);
@@ -199,6 +208,8 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_bcast(fn, buf, count, dt, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_data(fn, comm, buf, count, dt, "buffer's"));
 	TRY(lm_coll_check_root(fn, comm, root));
@@ -291,6 +302,9 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_reduce(fn, sendbuf, recvbuf, count, dt,
+				       op, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op,
@@ -326,6 +340,9 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_allreduce(fn, sendbuf, recvbuf, count,
+					  dt, op, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
 	LM_CC(lm_cc_args(-1, op, a.in_place, count, dt, 0, NULL));
@@ -365,6 +382,14 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 	uint64_t *cnt, total = 0, mult;
 	int n, i, mine;
 
+	if (!nb && lm_comm_is_inter(comm)) {
+		if (c == LM_REDUCE_SCATTER && !recvcounts)
+			return lm_error(comm, fn, MPI_ERR_ARG,
+					"recvcounts is NULL");
+		return lm_inter_reduce_scatter(fn, sendbuf, recvbuf,
+					       recvcounts, recvcount, dt,
+					       op, comm);
+	}
 	TRY(lm_coll_check(fn, comm, request, nb));
 	n = comm->size;
 	if (c == LM_REDUCE_SCATTER && !recvcounts)

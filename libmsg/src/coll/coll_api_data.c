@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "coll/coll.h"
+#include "coll/coll_inter.h"
 
 #define NEW_SCHED(s, fn, comm) do {				\
 	(s) = lm_coll_sched(fn, comm);				\
@@ -122,6 +122,10 @@ static int gather(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_sched *s;
 	int is_root;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_gather(fn, sendbuf, sendcount, sendtype,
+				       recvbuf, recvcount, recvtype, root,
+				       comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
 	is_root = comm->rank == root;
@@ -190,6 +194,10 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 	uint64_t *arr;
 	int is_root, n;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_gatherv(fn, sendbuf, sendcount, sendtype,
+					recvbuf, recvcounts, displs,
+					recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
 	n = comm->size;
@@ -260,6 +268,10 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_sched *s;
 	int is_root;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_scatter(fn, sendbuf, sendcount, sendtype,
+					recvbuf, recvcount, recvtype, root,
+					comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
 	is_root = comm->rank == root;
@@ -324,6 +336,10 @@ static int scatterv(const char *fn, const void *sendbuf,
 	uint64_t *arr;
 	int is_root, n;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_scatterv(fn, sendbuf, sendcounts, displs,
+					 sendtype, recvbuf, recvcount,
+					 recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
 	n = comm->size;
@@ -391,6 +407,10 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_allgather(fn, sendbuf, sendcount, sendtype,
+					  recvbuf, recvcount, recvtype,
+					  comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	a.in_place = sendbuf == MPI_IN_PLACE;
 	TRY(no_in_place(fn, comm, recvbuf));
@@ -447,6 +467,10 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 	uint64_t *arr, total = 0;
 	int n, i;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_allgatherv(fn, sendbuf, sendcount,
+					   sendtype, recvbuf, recvcounts,
+					   displs, recvtype, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	n = comm->size;
 	a.in_place = sendbuf == MPI_IN_PLACE;
@@ -538,6 +562,10 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_alltoall(fn, sendbuf, sendcount, sendtype,
+					 recvbuf, recvcount, recvtype,
+					 comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	a.in_place = sendbuf == MPI_IN_PLACE;
 	TRY(no_in_place(fn, comm, recvbuf));
@@ -606,6 +634,11 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	uint64_t *arr, total = 0, extent = 0;
 	int n, i, w = c == LM_ALLTOALLW;
 
+	if (!nb && lm_comm_is_inter(comm))
+		return lm_inter_alltoallvw(fn, sendbuf, sendcounts,
+					   sdispls, sendtypes, sendtype,
+					   recvbuf, recvcounts, rdispls,
+					   recvtypes, recvtype, comm, w);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	n = comm->size;
 	a.in_place = sendbuf == MPI_IN_PLACE;

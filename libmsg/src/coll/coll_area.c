@@ -110,13 +110,16 @@ static struct lm_area_slot *slot(int world, int chan)
 
 /*
  * The communicator's channel, or -1.  Not MPI_Comm_create_from_group's
- * agreement: its context id is fixed, not agreed, so two of them with
- * the same leader may overlap in time.
+ * agreement nor the intercommunicator creations' (LM_CTX_INTER): their
+ * context id is fixed, not agreed, so two of them with the same leader
+ * may overlap in time; not an intercommunicator (its local group's
+ * part, lc, has the channel: the two groups' lc share the context id
+ * but no member) nor its part uc of both groups (noarea).
  */
 static int channel(const struct libmsg_comm *c)
 {
-	if (!area || c->ctx / 2 >= LM_AREA_CHANNELS ||
-	    c->ctx == LM_CTX_SESSION)
+	if (!area || c->ctx / 2 >= LM_AREA_CHANNELS || c->inter ||
+	    c->noarea || c->ctx == LM_CTX_SESSION || c->ctx == LM_CTX_INTER)
 		return -1;
 	return (int)(c->ctx / 2);
 }

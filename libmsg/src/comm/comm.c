@@ -88,6 +88,10 @@ void lm_match_each(void (*fn)(struct lm_match *m, void *arg), void *arg)
 
 int lm_comm_set_ctx(struct libmsg_comm *c, uint32_t ctx)
 {
+	if (c->inter && (lm_comm_set_ctx(c->lc, ctx) ||
+			 lm_comm_set_ctx(c->xc, ctx + 1) ||
+			 lm_comm_set_ctx(c->uc, ctx)))
+		return -1;
 	c->ctx = ctx;
 	c->p2p = lm_match_get(ctx);
 	c->coll = lm_match_get(ctx + 1);
@@ -102,6 +106,7 @@ static int comm_setup(struct libmsg_comm *c, const char *name, int size,
 {
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->size = size;
+	c->rsize = size;
 	c->rank = rank;
 	c->world = world;
 	c->ctx = ctx;
@@ -176,6 +181,87 @@ struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
 	return c;
 }
 
+/* A part of an intercommunicator: errors come back to its code. */
+static struct libmsg_comm *part(struct libmsg_comm *c)
+{
+	if (c) {
+		lm_errh_put(c->errh);
+		c->errh = MPI_ERRORS_RETURN;
+	}
+	return c;
+}
+
+static int by_world(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * maps: rworld[] (peer rank -> world), local[] (world -> peer rank),
+ * lworld[] (local rank -> world).  xc shares them; lc and uc are
+ * intracommunicators of their own.
+ */
+struct libmsg_comm *lm_comm_inter_new(const struct libmsg_comm *parent,
+				      int lsize, const int *lworld, int rsize,
+				      const int *rworld)
+{
+	struct comm_box *b = calloc(1, sizeof(*b)), *xb;
+	int n = (int)lm.job.nranks, r, *local, *u = NULL;
+	struct libmsg_comm *c;
+
+	if (!b)
+		return NULL;
+	c = &b->c;
+	CDS_INIT_LIST_HEAD(&c->link);
+	c->maps = malloc(((size_t)rsize + (size_t)n + (size_t)lsize) *
+			 sizeof(int));
+	xb = calloc(1, sizeof(*xb));
+	u = malloc(((size_t)lsize + (size_t)rsize) * sizeof(int));
+	if (!c->maps || !xb || !u) {
+		free(c->maps);
+		free(b);
+		free(xb);
+		free(u);
+		return NULL;
+	}
+	memcpy(c->maps, rworld, (size_t)rsize * sizeof(int));
+	local = c->maps + rsize;
+	for (r = 0; r < n; r++)
+		local[r] = -1;
+	for (r = 0; r < rsize; r++)
+		local[rworld[r]] = r;
+	memcpy(local + n, lworld, (size_t)lsize * sizeof(int));
+	c->lworld = local + n;
+	comm_setup(c, "", lsize, 0, c->maps, LM_CTX_NONE);
+	for (r = 0; r < lsize; r++)
+		if (lworld[r] == (int)lm.job.rank)
+			c->rank = r;
+	c->local = local;
+	c->rsize = rsize;
+	c->inter = 1;
+	c->errh = parent->errh;
+	lm_errh_hold(c->errh);
+	/* xc: the same peers; its queues are c's collective context. */
+	CDS_INIT_LIST_HEAD(&xb->c.link);
+	comm_setup(&xb->c, "", lsize, c->rank, c->maps, LM_CTX_NONE);
+	xb->c.local = local;
+	xb->c.rsize = rsize;
+	xb->c.errh = MPI_ERRORS_RETURN;
+	c->xc = &xb->c;
+	memcpy(u, lworld, (size_t)lsize * sizeof(int));
+	memcpy(u + lsize, rworld, (size_t)rsize * sizeof(int));
+	qsort(u, (size_t)(lsize + rsize), sizeof(int), by_world);
+	c->lc = part(lm_comm_new(parent, lsize, lworld, LM_CTX_NONE));
+	c->uc = part(lm_comm_new(parent, lsize + rsize, u, LM_CTX_NONE));
+	free(u);
+	if (!c->lc || !c->uc) {
+		lm_comm_discard(c);
+		return NULL;
+	}
+	c->uc->noarea = 1;
+	return c;
+}
+
 void lm_comm_register(struct libmsg_comm *c)
 {
 	lm_ctx_take(c->ctx);
@@ -201,6 +287,13 @@ static void errh_drop(struct libmsg_comm *c)
 
 void lm_comm_discard(struct libmsg_comm *c)
 {
+	if (c->lc)
+		lm_comm_discard(c->lc);
+	if (c->xc)
+		lm_comm_discard(c->xc);
+	if (c->uc)
+		lm_comm_discard(c->uc);
+	c->lc = c->xc = c->uc = NULL;
 	c->magic = 0;
 	errh_drop(c);
 	lm_defer_free(&caa_container_of(c, struct comm_box, c)->rcu,
@@ -256,6 +349,9 @@ static int sched_live(const struct libmsg_comm *c)
 /* A message Mprobe'd on c and not yet received also keeps c. */
 static int comm_busy(const struct libmsg_comm *c)
 {
+	if (c->inter && (sched_live(c->lc) || sched_live(c->xc) ||
+			 sched_live(c->uc)))
+		return 1;
 	return !cds_list_empty(&c->p2p->posted) ||
 		!cds_list_empty(&c->coll->posted) || sending_on(c->ctx) ||
 		c->probed || sched_live(c);
@@ -280,7 +376,7 @@ static void comm_release(struct libmsg_comm *c)
 	cds_list_del(&c->link);
 	drop_unexpected(c->p2p);
 	drop_unexpected(c->coll);
-	if (!lm_up.area_keep_ctx(c))
+	if (!lm_up.area_keep_ctx(c->inter ? c->lc : c))
 		lm_ctx_release(c->ctx);
 	lm_comm_discard(c);
 }
@@ -357,6 +453,18 @@ int lm_check_comm(MPI_Comm comm, const char *fn)
 static inline int comm_readable(MPI_Comm c)
 {
 	return lm_live() && c && c->magic == LM_MAGIC_COMM;
+}
+
+int lm_check_intra(MPI_Comm comm, const char *fn)
+{
+	int err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	if (comm->inter)
+		return lm_error(comm, fn, MPI_ERR_COMM,
+				"an intercommunicator, where an intracommunicator is needed");
+	return MPI_SUCCESS;
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
@@ -444,22 +552,66 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
 	return MPI_Comm_free(comm);
 }
 
-/* Same processes in any order? (sizes are equal) */
-static int same_members(const struct libmsg_comm *a,
-			const struct libmsg_comm *b)
+/* n world ranks in a[] and b[]: MPI_IDENT (same order), _SIMILAR, _UNEQUAL. */
+static int cmp_ranks(int n, const int *a, const int *b)
+{
+	int r, k, same = 1, found;
+
+	for (r = 0; r < n; r++) {
+		if (a[r] == b[r])
+			continue;
+		same = 0;
+		found = 0;
+		for (k = 0; k < n && !found; k++)
+			found = a[r] == b[k];
+		if (!found)
+			return MPI_UNEQUAL;
+	}
+	return same ? MPI_IDENT : MPI_SIMILAR;
+}
+
+/* The world ranks of c's local group (c->world of an intracommunicator). */
+static const int *local_world(const struct libmsg_comm *c, int *tmp)
 {
 	int r;
 
-	for (r = 0; r < a->size; r++)
-		if (lm_comm_local(b, lm_comm_world(a, r)) < 0)
-			return 0;
-	return 1;
+	if (c->inter)
+		return c->lworld;
+	if (c->world)
+		return c->world;
+	for (r = 0; r < c->size; r++)
+		tmp[r] = r;
+	return tmp;
+}
+
+/*
+ * Intercommunicators (MPI-3.1 6.4.1): congruent when both groups are
+ * identical, similar when both have the same members.
+ */
+static int compare(const struct libmsg_comm *a, const struct libmsg_comm *b)
+{
+	int *ta, *tb, l, rm = MPI_IDENT;
+
+	if (a->inter != b->inter || a->size != b->size ||
+	    a->rsize != b->rsize)
+		return MPI_UNEQUAL;
+	ta = malloc(2 * (size_t)a->size * sizeof(int) + 1);
+	if (!ta)
+		return -1;
+	tb = ta + a->size;
+	l = cmp_ranks(a->size, local_world(a, ta), local_world(b, tb));
+	free(ta);
+	if (a->inter)
+		rm = cmp_ranks(a->rsize, a->world, b->world);
+	if (l == MPI_UNEQUAL || rm == MPI_UNEQUAL)
+		return MPI_UNEQUAL;
+	return l == MPI_IDENT && rm == MPI_IDENT ? MPI_CONGRUENT : MPI_SIMILAR;
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
 	LM_GUARD();
-	int r, err = lm_check_comm(comm1, "MPI_Comm_compare");
+	int err = lm_check_comm(comm1, "MPI_Comm_compare");
 
 	if (!err)
 		err = lm_check_comm(comm2, "MPI_Comm_compare");
@@ -472,19 +624,18 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
 	}
-	*result = MPI_UNEQUAL;
-	if (comm1->size != comm2->size || !same_members(comm1, comm2))
-		return MPI_SUCCESS;
-	*result = MPI_CONGRUENT;
-	for (r = 0; r < comm1->size; r++)
-		if (lm_comm_world(comm1, r) != lm_comm_world(comm2, r))
-			*result = MPI_SIMILAR;
+	*result = compare(comm1, comm2);
+	if (*result < 0) {
+		*result = MPI_UNEQUAL;
+		return lm_error(comm1, "MPI_Comm_compare", MPI_ERR_NO_MEM,
+				"out of memory");
+	}
 	return MPI_SUCCESS;
 }
 
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
-	LM_QUERY(comm_readable(comm) && flag, *flag = 0);
+	LM_QUERY(comm_readable(comm) && flag, *flag = comm->inter);
 	LM_GUARD();
 	int err = lm_check_comm(comm, "MPI_Comm_test_inter");
 
@@ -493,7 +644,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 	if (!flag)
 		return lm_error(comm, "MPI_Comm_test_inter", MPI_ERR_ARG,
 				"flag is NULL");
-	*flag = 0;	/* only intracommunicators exist */
+	*flag = comm->inter;
 	return MPI_SUCCESS;
 }
 

@@ -20,12 +20,20 @@ struct lm_match {
 };
 
 
+/*
+ * An intercommunicator (inter set) is the same object: size and rank
+ * are the local group's, and world[], local[] and rsize name the ranks
+ * its messages go to and come from, the remote group's (intercomm.c).
+ */
 struct libmsg_comm {
 	uint32_t magic;
 	int size;
 	int rank;
-	const int *world;	/* comm rank -> world rank; NULL: identity */
-	const int *local;	/* world rank -> comm rank or -1; NULL: search */
+	const int *world;	/* peer rank -> world rank; NULL: identity */
+	const int *local;	/* world rank -> peer rank or -1; NULL: search */
+	int rsize;		/* peers a message may name: size, or the remote group's */
+	uint8_t inter;		/* an intercommunicator */
+	uint8_t noarea;		/* never through the collective area */
 	uint32_t ctx;		/* point-to-point; ctx + 1 is collective */
 	uint32_t coll_seq;	/* collectives started: the next one's tag */
 	int probed;		/* messages Mprobe'd on it, not yet received */
@@ -35,6 +43,12 @@ struct libmsg_comm {
 	struct lm_attr *attrs;	/* cached attributes, newest first */
 	int *maps;		/* created communicators: world[] and local[] */
 	struct cds_list_head link;	/* created ones: live or freed list */
+	/* Intercommunicators: its parts, never handed to the program. */
+	const int *lworld;	/* local rank -> world rank */
+	struct libmsg_comm *lc;	/* the local group, on ctx: collectives on ctx + 1 */
+	struct libmsg_comm *xc;	/* the remote group, messages on ctx + 1 */
+	struct libmsg_comm *uc;	/* both groups by world rank: agreements */
+	uint32_t iseq;		/* creations from it: their agreements' tags */
 };
 
 /* An ordered set of processes, by world rank. */
@@ -51,7 +65,8 @@ struct libmsg_group {
 #define LM_CTX_WORLD	0
 #define LM_CTX_SELF	2
 #define LM_CTX_SESSION	4	/* MPI_Comm_create_from_group's agreement */
-#define LM_CTX_FIRST	6	/* the first one for created communicators */
+#define LM_CTX_INTER	6	/* MPI_Intercomm_create's and _from_groups' */
+#define LM_CTX_FIRST	8	/* the first one for created communicators */
 #define LM_CTX_LIMIT	4096	/* context ids: 0 .. LM_CTX_LIMIT - 1 */
 #define LM_CTX_NONE	UINT32_MAX	/* not agreed yet (lm_comm_new) */
 
@@ -67,6 +82,15 @@ void lm_comm_fini(void);
  */
 struct libmsg_comm *lm_comm_new(const struct libmsg_comm *parent, int size,
 				const int *world, uint32_t ctx);
+/*
+ * An intercommunicator between the local group lworld[] (lsize ranks,
+ * this process among them) and the remote group rworld[] (rsize,
+ * disjoint), as lm_comm_new makes an intracommunicator: its parts (lc,
+ * xc, uc) are made with it and get their context ids with it.
+ */
+struct libmsg_comm *lm_comm_inter_new(const struct libmsg_comm *parent,
+				      int lsize, const int *lworld, int rsize,
+				      const int *rworld);
 /* c's agreed context id: its queues, a valid handle.  -1: no memory. */
 int lm_comm_set_ctx(struct libmsg_comm *c, uint32_t ctx);
 void lm_comm_register(struct libmsg_comm *c);
@@ -83,6 +107,13 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 {
 	return comm->world ? comm->world[r] : r;
 }
+/* A valid intercommunicator? (the collectives' dispatch) */
+static inline int lm_comm_is_inter(const struct libmsg_comm *comm)
+{
+	return comm && comm->magic == LM_MAGIC_COMM && comm->inter;
+}
+/* comm must be an intracommunicator for fn: MPI_ERR_COMM if not. */
+int lm_check_intra(MPI_Comm comm, const char *fn);
 
 /* ---- ctxid.c: context ids of created communicators ---------------------- */
 
@@ -113,6 +144,26 @@ int lm_ctx_agree(struct libmsg_comm *over, int tag, struct libmsg_comm *made,
 void lm_ctx_take(uint32_t ctx);
 void lm_ctx_release(uint32_t ctx);
 int lm_ctx_in_use(void);
+
+/* ---- intercomm_make.c: communicators made from intercommunicators ------- */
+
+/*
+ * MPI_Comm_dup, idup (req not NULL), split and create of an
+ * intercommunicator (MPI-3.1 6.4.2), reporting as fn.
+ */
+int lm_inter_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm,
+		 struct libmsg_request *req);
+int lm_inter_split(MPI_Comm comm, const char *fn, int color, int key,
+		   MPI_Comm *newcomm);
+int lm_inter_create(MPI_Comm comm, const char *fn, MPI_Group group,
+		    MPI_Comm *newcomm);
+/*
+ * Leaders swap: local rank 0 sends n ints to the remote rank 0 and
+ * receives up to max from it, which every local rank then gets over
+ * lc; the count received in *got (may be NULL).  An MPI error class.
+ */
+int lm_inter_swap(struct libmsg_comm *ic, const int *mine, int n, int *theirs,
+		  int max, int *got);
 
 /* ---- group.c ------------------------------------------------------------ */
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Creating intracommunicators: Comm_dup (and idup, dup_with_info),
- * Comm_split (and split_type), Comm_create, Comm_create_group.
+ * Comm_split (and split_type), Comm_create, Comm_create_group.  Given
+ * an intercommunicator, dup, idup, split and create make one
+ * (intercomm_make.c); split_type and create_group take none.
  *
  * Each builds the new communicator locally, from what every process
  * already knows (dup, create) or from an MPI_Allgather of (colour, key)
@@ -89,6 +91,8 @@ static int comm_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 	if (err)
 		return err;
 	*newcomm = MPI_COMM_NULL;
+	if (comm->inter)
+		return lm_inter_dup(comm, fn, newcomm, NULL);
 	c = dup_pending(comm, fn, &cerr);
 	/* A failed copy makes no communicator; the others still agree. */
 	err = agree(comm, fn, comm, -1, !cerr, c, comm->size, newcomm);
@@ -175,6 +179,12 @@ static int comm_idup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm,
 	r = lm_req_new(LM_REQ_COLL);	/* a collective: not cancellable */
 	if (!r)
 		return lm_req_nomem(comm, fn);
+	if (comm->inter) {
+		err = lm_inter_dup(comm, fn, newcomm, r);
+		if (!err)
+			*request = r;
+		return err;
+	}
 	c = dup_pending(comm, fn, &cerr);
 	if (!c) {
 		/* The others' agreement still needs this process. */
@@ -269,6 +279,8 @@ static int split(MPI_Comm comm, const char *fn, int color, int key,
 	err = check_out(comm, fn, newcomm);
 	if (err)
 		return err;
+	if (comm->inter)
+		return lm_inter_split(comm, fn, color, key, newcomm);
 	if (color < 0 && color != MPI_UNDEFINED)
 		return lm_error(comm, fn, MPI_ERR_ARG,
 				"color %d is negative (and not MPI_UNDEFINED)", color);
@@ -304,6 +316,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	char res[MPI_MAX_INFO_VAL];
 	int err = check_out(comm, fn, newcomm), colour = 0;
 
+	if (!err)
+		err = lm_check_intra(comm, fn);
 	if (!err)
 		err = lm_check_info_arg(comm, info, fn);
 	if (err)
@@ -353,6 +367,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	static const char fn[] = "MPI_Comm_create";
 	int err = check_out(comm, fn, newcomm), member;
 
+	if (!err && comm->inter)
+		return lm_inter_create(comm, fn, group, newcomm);
 	if (!err)
 		err = check_subgroup(comm, fn, group);
 	if (err)
@@ -385,6 +401,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 	struct libmsg_comm *tmp;
 	int err = check_out(comm, fn, newcomm);
 
+	if (!err)
+		err = lm_check_intra(comm, fn);
 	if (!err)
 		err = check_subgroup(comm, fn, group);
 	if (err)

@@ -111,6 +111,7 @@ void lm_ctx_init(void)
 	lm_ctx_take(LM_CTX_WORLD);
 	lm_ctx_take(LM_CTX_SELF);
 	lm_ctx_take(LM_CTX_SESSION);
+	lm_ctx_take(LM_CTX_INTER);
 	eager_busy = main_busy = 0;
 	CDS_INIT_LIST_HEAD(&waiting);
 	CDS_INIT_LIST_HEAD(&held);

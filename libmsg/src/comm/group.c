@@ -88,7 +88,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 		return err;
 	if (!group)
 		return lm_error(comm, "MPI_Comm_group", MPI_ERR_ARG, "group is NULL");
-	return give("MPI_Comm_group", comm->size, comm->world, group);
+	return give("MPI_Comm_group", comm->size,
+		    comm->inter ? comm->lworld : comm->world, group);
 }
 
 /* Queries read a live group without the lock (LM_QUERY). */

@@ -168,7 +168,7 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 static int check_grid(MPI_Comm comm, const char *fn, int ndims,
 		      const int dims[], const int periods[], int *nnodes)
 {
-	int i, err = lm_check_comm(comm, fn);
+	int i, err = lm_check_intra(comm, fn);
 	long long n = 1;
 
 	if (err)

@@ -42,7 +42,7 @@ static void copy_ints(int *to, const int *from, int n)
 static int check_graph(MPI_Comm comm, const char *fn, int nnodes,
 		       const int index[], const int edges[])
 {
-	int i, err = lm_check_comm(comm, fn);
+	int i, err = lm_check_intra(comm, fn);
 
 	if (err)
 		return err;
@@ -288,7 +288,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 	LM_GUARD();
 	static const char fn[] = "MPI_Dist_graph_create_adjacent";
 	struct lm_topo *t;
-	int win, wout, err = lm_check_comm(comm_old, fn);
+	int win, wout, err = lm_check_intra(comm_old, fn);
 
 	(void)reorder;
 	if (!err)
@@ -417,7 +417,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 	    size, p, i, nin = 0, nout = 0, total = 0;
 
 	(void)reorder;
-	err = lm_check_comm(comm_old, fn);
+	err = lm_check_intra(comm_old, fn);
 	if (!err)
 		err = check_dist_edges(comm_old, fn, n, sources, degrees,
 				       destinations, weights, &nedges,

@@ -386,7 +386,7 @@ int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer)
 		return lm.dead[wpeer] ? wpeer : -1;
 	if (wpeer != MPI_ANY_SOURCE || !comm || !lm.job.dead_seen)
 		return -1;
-	for (r = 0; r < comm->size; r++) {
+	for (r = 0; r < comm->rsize; r++) {
 		w = lm_comm_world(comm, r);
 		if (lm.dead[w])
 			return w;

@@ -85,10 +85,10 @@ static int check_send(const char *fn, const void *buf, int count,
 
 	if (err)
 		return err;
-	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->size))
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= comm->rsize))
 		return lm_error(comm, fn, MPI_ERR_RANK,
 				"destination %d (communicator has %d ranks)",
-				dest, comm->size);
+				dest, comm->rsize);
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
 		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
 	return MPI_SUCCESS;
@@ -102,10 +102,10 @@ static int check_recv(const char *fn, const void *buf, int count,
 	if (err)
 		return err;
 	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= comm->size))
+	    (source < 0 || source >= comm->rsize))
 		return lm_error(comm, fn, MPI_ERR_RANK,
 				"source %d (communicator has %d ranks)",
-				source, comm->size);
+				source, comm->rsize);
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
 		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
 	return MPI_SUCCESS;

@@ -94,7 +94,7 @@ int lm_fast_send(const void *buf, int count, MPI_Datatype dt, int dest,
 {
 	int64_t bytes = fast_bytes(buf, count, dt);
 
-	if (bytes < 0 || !fast_comm(comm) || dest < 0 || dest >= comm->size ||
+	if (bytes < 0 || !fast_comm(comm) || dest < 0 || dest >= comm->rsize ||
 	    tag < 0 || tag > MPI_TAG_UB_VALUE)
 		return 0;
 	return lm_fast_put((uint32_t)lm_comm_world(comm, dest), comm->ctx, tag,
@@ -176,7 +176,7 @@ int lm_fast_recv(void *buf, int count, MPI_Datatype dt, int source, int tag,
 	uint32_t w;
 
 	if (bytes < 0 || !fast_comm(comm) || source < 0 ||
-	    source >= comm->size ||
+	    source >= comm->rsize ||
 	    (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE)))
 		return 0;
 	w = (uint32_t)lm_comm_world(comm, source);

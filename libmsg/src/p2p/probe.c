@@ -18,10 +18,10 @@ static int check_probe(const char *fn, int source, int tag, MPI_Comm comm)
 	if (err)
 		return err;
 	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= comm->size))
+	    (source < 0 || source >= comm->rsize))
 		return lm_error(comm, fn, MPI_ERR_RANK,
 				"source %d (communicator has %d ranks)",
-				source, comm->size);
+				source, comm->rsize);
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
 		return lm_error(comm, fn, MPI_ERR_TAG, "tag %d out of range", tag);
 	return MPI_SUCCESS;

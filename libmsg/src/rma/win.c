@@ -195,7 +195,7 @@ static int win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
 	int err, i, n;
 
 	lm_check_init(fn);
-	if ((err = lm_check_comm(comm, fn)))
+	if ((err = lm_check_intra(comm, fn)))
 		return err;
 	if (!win)
 		return lm_error(comm, fn, MPI_ERR_ARG, "win is NULL");
