@@ -18,7 +18,11 @@
  *     range or marked already, a bad range, a list with a repeat (which
  *     marks nothing); wildcards in Precv_init; a negative partition
  *     count; freeing a send not yet sent; cancel; Parrived of a send or
- *     of a receive not started; a tag above MPI_TAG_UB.
+ *     of a receive not started; a tag above MPI_TAG_UB;
+ *   - a receive of 0 partitions: against a send of 0 bytes both
+ *     complete; against a send of some bytes the send completes with
+ *     MPI_ERR_TRUNCATE (the bytes have nowhere to go) rather than losing
+ *     them without a word.
  */
 #include "test.h"
 
@@ -186,6 +190,46 @@ static void apart(int p)
 	MPI_OK(MPI_Request_free(&r));
 }
 
+/* Zero receive partitions: an empty message, then one with nowhere to go. */
+static void nowhere(int p)
+{
+	MPI_Request r;
+	MPI_Status st;
+	int err, cls, n = -1;
+
+	if (t_rank < p) {
+		MPI_OK(MPI_Psend_init(buf, 2, 0, MPI_INT, p, 8, MPI_COMM_WORLD,
+				      MPI_INFO_NULL, &r));
+		MPI_OK(MPI_Start(&r));
+		MPI_OK(MPI_Pready_range(0, 1, r));
+		MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+		MPI_OK(MPI_Request_free(&r));
+		MPI_OK(MPI_Psend_init(buf, 2, 4, MPI_INT, p, 9, MPI_COMM_WORLD,
+				      MPI_INFO_NULL, &r));
+		MPI_OK(MPI_Start(&r));
+		MPI_OK(MPI_Pready_range(0, 1, r));
+		err = MPI_Wait(&r, &st);
+		MPI_OK(MPI_Error_class(err, &cls));
+		CHECK(cls == MPI_ERR_TRUNCATE,
+		      "8 ints sent to 0 partitions: class %d, not MPI_ERR_TRUNCATE",
+		      cls);
+		MPI_OK(MPI_Request_free(&r));
+		return;
+	}
+	MPI_OK(MPI_Precv_init(got, 0, 4, MPI_INT, p, 8, MPI_COMM_WORLD,
+			      MPI_INFO_NULL, &r));
+	MPI_OK(MPI_Start(&r));
+	MPI_OK(MPI_Wait(&r, &st));
+	MPI_OK(MPI_Get_count(&st, MPI_INT, &n));
+	CHECK(n == 0, "0 partitions received %d ints", n);
+	MPI_OK(MPI_Request_free(&r));
+	MPI_OK(MPI_Precv_init(got, 0, 4, MPI_INT, p, 9, MPI_COMM_WORLD,
+			      MPI_INFO_NULL, &r));
+	MPI_OK(MPI_Start(&r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Request_free(&r));
+}
+
 struct filler {
 	MPI_Request s;
 	int part, round;
@@ -306,6 +350,7 @@ int main(int argc, char **argv)
 		rounds(NBIG, p);
 		held_back(p);
 		apart(p);
+		nowhere(p);
 		threaded(p);
 	}
 	return t_done();

@@ -29,7 +29,9 @@
  * it can, MPI_Parrived tells each apart, and sender and receiver may
  * cut the message into different numbers of partitions (only the
  * total has to agree; bytes beyond the receiver's size truncate its
- * last partition).  Partitions marked before the receiver started (or
+ * last partition, and a send of some bytes to a receive of 0
+ * partitions, which has no partition to truncate, completes with
+ * MPI_ERR_TRUNCATE on the sender's side, the only one that knows).  Partitions marked before the receiver started (or
  * before the bind came) go when the bind is in; what arrives before the
  * receive is started waits on the channel as unexpected messages, and
  * a round's messages on one channel cannot pass the previous round's
@@ -209,6 +211,8 @@ static void send_round(struct libmsg_request *r)
 	p->round = 1;
 	p->left = p->bind.partitions;
 	p->err = 0;
+	if (!p->bind.partitions && r->bytes)
+		round_error(p, MPI_ERR_TRUNCATE);	/* nowhere to go */
 	for (j = 0; j < p->bind.partitions; j++)
 		p->need[j] = 0;
 	for (i = 0; i < p->partitions; i++)
