@@ -66,67 +66,12 @@
 #include "job.h"
 #include "pin.h"
 #include "region.h"
+#include "region_internal.h"
 
-/* Handles 1 .. REGION_MAX_HANDLE, each with its slot of mmap() offsets. */
-#define REGION_MAX_HANDLE	((1U << 24) - 1)
-#define REGION_SLOT_SHIFT	36	/* a slot: MPICHAN_REGION_MAX_BYTES */
-/* A copy looks for a fatal signal, and yields, every so many pages. */
-#define REGION_COPY_BATCH	64
 /* Attempts to pin the memory without an invalidation in between. */
 #define REGION_PIN_TRIES	3
 /* The pseudo file system of the shared address space. */
 #define MPICHAN_FS_MAGIC	0x6d706368	/* "mpch" */
-
-enum {
-	REGION_LIVE,	/* copies, maps and faults go ahead */
-	REGION_STALE,	/* the owner's memory changed: none start */
-	REGION_DEAD,	/* deregistered, or its file went */
-};
-
-/* Bits of region->flags: who releases the pins, see region_kill(). */
-enum {
-	REGION_ORPHAN,		/* the killer stopped waiting */
-	REGION_RELEASED,	/* someone is releasing them */
-};
-
-struct mpichan_region {
-	/*
-	 * References: the registration's (the table and the owner's list,
-	 * dropped when the pins go), each VMA's, each lookup's, a queued zap.
-	 */
-	struct kref ref;
-	u32 handle;
-	u64 key;
-	u64 serial;			/* never reused: what a grant names */
-	kuid_t uid;
-	pid_t pid;
-	struct mpichan_file *owner;	/* compared only */
-	struct list_head node;		/* owner->regions, under region_lock */
-
-	unsigned long start;		/* the user address registered */
-	u64 len;
-	unsigned long npages;		/* pages[0] holds start */
-	unsigned long map_first;	/* pages[] index of the first whole page */
-	unsigned long map_pages;	/* whole pages: what may be mapped */
-	bool writable;
-	struct page **pages;		/* pinned, until region_release() */
-	struct user_struct *user;	/* charged for npages, or NULL */
-
-	spinlock_t lock;		/* state; the notifier's sequence */
-	int state;			/* REGION_*, read with READ_ONCE() */
-	struct mmu_interval_notifier notifier;
-	struct work_struct zap_work;
-
-	atomic_t active;		/* 1 until killed, + copies and faults */
-	wait_queue_head_t idle;		/* the killer waits for active == 0 */
-	unsigned long flags;
-	struct work_struct release_work;
-
-	atomic_t maps;			/* VMAs mapping it */
-	atomic64_t copies;		/* copy entries done */
-	atomic64_t bytes_in;		/* bytes put into it */
-	atomic64_t bytes_out;		/* bytes got out of it */
-};
 
 /* handle -> region, each holding the registration's reference */
 static DEFINE_XARRAY_ALLOC1(mpichan_regions);
@@ -175,7 +120,7 @@ static void region_free(struct kref *ref)
 	kfree(r);
 }
 
-static void region_put(struct mpichan_region *r)
+void region_put(struct mpichan_region *r)
 {
 	kref_put(&r->ref, region_free);
 }
@@ -201,7 +146,7 @@ static u64 region_map_start(const struct mpichan_region *r)
  * Zap every mapping of r in every process.  Sleeps (the i_mmap lock);
  * called with no lock of ours held, never from the notifier.
  */
-static void region_zap(struct mpichan_region *r)
+void region_zap(struct mpichan_region *r)
 {
 	if (r->map_pages)
 		unmap_mapping_range(region_mapping(), region_offset(r),
@@ -253,7 +198,7 @@ static void region_set_state(struct mpichan_region *r, int state)
  * the other's mark behind a full barrier, and REGION_RELEASED makes
  * one of them release.  The caller holds a reference on r.
  */
-static void region_leave(struct mpichan_region *r)
+void region_leave(struct mpichan_region *r)
 {
 	if (!atomic_dec_and_test(&r->active))
 		return;
@@ -268,7 +213,7 @@ static void region_leave(struct mpichan_region *r)
  * A copy or a fault starts using r's pages: 0, or -ENOENT / -ESTALE
  * when r is no longer live.  The pins stay until region_leave().
  */
-static int region_enter(struct mpichan_region *r)
+int region_enter(struct mpichan_region *r)
 {
 	int state;
 
@@ -596,7 +541,7 @@ void mpichan_region_file_release(struct mpichan_file *mf)
 }
 
 /* A reference to region handle, or NULL. */
-static struct mpichan_region *region_get(u64 handle)
+struct mpichan_region *region_get(u64 handle)
 {
 	struct mpichan_region *r;
 
@@ -614,7 +559,7 @@ static struct mpichan_region *region_get(u64 handle)
  * 0 while r is live; -ESTALE once the owner's memory changed, and only
  * after every mapping of r is zapped; -ENOENT once it ended.
  */
-static int region_state_err(struct mpichan_region *r)
+int region_state_err(struct mpichan_region *r)
 {
 	switch (READ_ONCE(r->state)) {
 	case REGION_LIVE:
@@ -632,7 +577,7 @@ static int region_state_err(struct mpichan_region *r)
  * CAP_SYS_ADMIN) first, then the key, then whether it is still live.
  * A reference, or NULL with *err set.
  */
-static struct mpichan_region *region_open(u64 handle, u64 key, int *err)
+struct mpichan_region *region_open(u64 handle, u64 key, int *err)
 {
 	struct mpichan_region *r = region_get(handle);
 
@@ -670,12 +615,6 @@ int mpichan_region_query(struct mpichan_file *mf,
 	return 0;
 }
 
-/* What a grant of r to an fd records: r itself, and whether writable. */
-static void *region_grant(const struct mpichan_region *r, bool write)
-{
-	return xa_mk_value(r->serial << 1 | write);
-}
-
 int mpichan_region_map(struct mpichan_file *mf, struct mpichan_region_map *m)
 {
 	bool write = m->flags & MPICHAN_REGION_WRITE;
@@ -704,331 +643,6 @@ int mpichan_region_map(struct mpichan_file *mf, struct mpichan_region_map *m)
 	m->map_len = (u64)r->map_pages << PAGE_SHIFT;
 out_put:
 	region_put(r);
-	return ret;
-}
-
-/* ---- mappings --------------------------------------------------- */
-
-struct region_fill {
-	struct mm_struct *mm;
-	struct page **pages;		/* what the VMA's first page maps */
-	unsigned long start;
-	pgprot_t prot;
-};
-
-/*
- * apply_to_page_range() calls this for each PTE of the VMA under its
- * page table lock.  The entry is what vmf_insert_pfn() makes in a
- * VM_PFNMAP area: special, nothing for GUP, rmap or refcounts; the pages
- * are pinned by the region.  An entry already there (another thread's
- * fault) stays.
- */
-static int region_set_pte(pte_t *pte, unsigned long addr, void *data)
-{
-	struct region_fill *f = data;
-	struct page *page = f->pages[(addr - f->start) >> PAGE_SHIFT];
-
-	if (!pte_none(ptep_get(pte)))
-		return 0;
-	set_pte_at(f->mm, addr, pte,
-		   pte_mkyoung(pte_mkspecial(pfn_pte(page_to_pfn(page), f->prot))));
-	return 0;
-}
-
-/* The first touch of a mapping maps all of it, in one walk. */
-static vm_fault_t region_fault(struct vm_fault *vmf)
-{
-	struct vm_area_struct *vma = vmf->vma;
-	struct mpichan_region *r = vma->vm_private_data;
-	unsigned long size = vma->vm_end - vma->vm_start;
-	struct region_fill f = {
-		.mm = vma->vm_mm,
-		.start = vma->vm_start,
-		.prot = vma->vm_page_prot,
-	};
-	vm_fault_t ret = VM_FAULT_NOPAGE;
-	int err;
-
-	if (region_enter(r))
-		return VM_FAULT_SIGBUS;
-	f.pages = r->pages + r->map_first;
-	err = apply_to_page_range(f.mm, vma->vm_start, size, region_set_pte, &f);
-	/*
-	 * Pairs with region_kill() and the notifier: either their zap sees
-	 * our entries, or we see the state they set first.
-	 */
-	smp_mb();
-	if (err || READ_ONCE(r->state) != REGION_LIVE) {
-		zap_vma_ptes(vma, vma->vm_start, size);
-		ret = err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
-	}
-	region_leave(r);
-	return ret;
-}
-
-/* Another VMA for the same mapping: mremap()'s copy, before it is refused. */
-static void region_vm_open(struct vm_area_struct *vma)
-{
-	struct mpichan_region *r = vma->vm_private_data;
-
-	kref_get(&r->ref);
-	atomic_inc(&r->maps);
-	atomic_long_inc(&mpichan_stats.region_maps);
-}
-
-static void region_vm_close(struct vm_area_struct *vma)
-{
-	struct mpichan_region *r = vma->vm_private_data;
-
-	atomic_dec(&r->maps);
-	atomic_long_dec(&mpichan_stats.region_maps);
-	region_put(r);
-}
-
-/* A mapping is one piece: its first page is the region's first whole one. */
-static int region_vm_may_split(struct vm_area_struct *vma, unsigned long addr)
-{
-	return -EINVAL;
-}
-
-static int region_vm_mremap(struct vm_area_struct *vma)
-{
-	return -EINVAL;
-}
-
-static const struct vm_operations_struct region_vm_ops = {
-	.open		= region_vm_open,
-	.close		= region_vm_close,
-	.fault		= region_fault,
-	.may_split	= region_vm_may_split,
-	.mremap		= region_vm_mremap,
-};
-
-/*
- * mmap() at an offset REGION_MAP returned, with the mmap lock held for
- * writing.  The fd must hold a grant of this very region (the latest
- * MAP of its handle on this fd); nothing is mapped before the first
- * touch.
- */
-int mpichan_region_mmap(struct mpichan_file *mf, struct vm_area_struct *vma)
-{
-	u64 off = ((u64)vma->vm_pgoff << PAGE_SHIFT) - MPICHAN_REGION_OFFSET;
-	u64 handle = off >> REGION_SLOT_SHIFT;
-	vm_flags_t clear = VM_MAYEXEC;
-	struct mpichan_region *r;
-	void *grant;
-	int ret;
-
-	mmap_assert_write_locked(vma->vm_mm);
-	if ((off & (MPICHAN_REGION_MAX_BYTES - 1)) || !(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
-	if (vma->vm_flags & VM_EXEC)
-		return -EPERM;
-	r = region_get(handle);
-	if (!r)
-		return -ENOENT;
-	grant = xa_load(&mf->region_grants, handle);
-	if (grant != region_grant(r, true) && grant != region_grant(r, false)) {
-		ret = -EACCES;
-		goto err_put;
-	}
-	if (grant != region_grant(r, true)) {
-		if (vma->vm_flags & VM_WRITE) {
-			ret = -EACCES;
-			goto err_put;
-		}
-		clear |= VM_MAYWRITE;
-	}
-	if (vma_pages(vma) > r->map_pages) {
-		ret = -EINVAL;
-		goto err_put;
-	}
-	ret = region_state_err(r);
-	if (ret)
-		goto err_put;
-	/* Not inherited, not grown, not in a core dump; special PTEs. */
-	mpichan_vm_flags_mod(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND |
-			     VM_DONTDUMP | VM_DONTCOPY, clear);
-	vma->vm_ops = &region_vm_ops;
-	vma->vm_private_data = r;
-	atomic_inc(&r->maps);
-	atomic_long_inc(&mpichan_stats.region_maps);
-	return 0;
-
-err_put:
-	region_put(r);
-	return ret;
-}
-
-/* ---- copies ----------------------------------------------------- */
-
-/*
- * The region of a batch's entry: the previous entry's if it names it.
- * Its counters are added up here and go to the region (and the module's
- * stats) once it changes or the batch ends, not once per entry.
- */
-struct rcopy_cursor {
-	struct mpichan_region *r;
-	u64 handle;
-	u64 key;
-	u64 copies;
-	u64 bytes_in;
-	u64 bytes_out;
-};
-
-static void rcopy_flush(struct rcopy_cursor *cur)
-{
-	struct mpichan_region *r = cur->r;
-
-	if (!r)
-		return;
-	atomic64_add(cur->copies, &r->copies);
-	atomic64_add(cur->bytes_in, &r->bytes_in);
-	atomic64_add(cur->bytes_out, &r->bytes_out);
-	atomic_long_add(cur->copies, &mpichan_stats.region_copies);
-	atomic_long_add(cur->bytes_in, &mpichan_stats.region_bytes_in);
-	atomic_long_add(cur->bytes_out, &mpichan_stats.region_bytes_out);
-	cur->copies = cur->bytes_in = cur->bytes_out = 0;
-	region_put(r);
-	cur->r = NULL;
-}
-
-static int rcopy_region(struct rcopy_cursor *cur, u64 handle, u64 key)
-{
-	struct mpichan_region *r;
-	int ret;
-
-	if (cur->r && cur->handle == handle && cur->key == key)
-		return 0;
-	r = region_open(handle, key, &ret);
-	if (!r)
-		return ret;
-	rcopy_flush(cur);
-	cur->r = r;
-	cur->handle = handle;
-	cur->key = key;
-	return 0;
-}
-
-/*
- * Bytes [off, off + len) of r to or from the iterator, a page at a
- * time; *moved counts them.  0, -EFAULT when the caller's memory
- * faulted, -EINTR on a fatal signal.
- */
-static int region_copy_pages(struct mpichan_region *r, u64 off, size_t len,
-			     struct iov_iter *it, bool put, size_t *moved)
-{
-	u64 at = offset_in_page(r->start) + off;
-	unsigned int n_pages = 0;
-
-	while (*moved < len) {
-		struct page *page = r->pages[at >> PAGE_SHIFT];
-		size_t po = offset_in_page(at);
-		size_t n = min_t(size_t, PAGE_SIZE - po, len - *moved);
-		size_t c = put ? copy_page_from_iter(page, po, n, it) :
-				 copy_page_to_iter(page, po, n, it);
-
-		*moved += c;
-		at += c;
-		if (c < n)
-			return -EFAULT;
-		if (++n_pages % REGION_COPY_BATCH == 0) {
-			if (fatal_signal_pending(current))
-				return -EINTR;
-			cond_resched();
-		}
-	}
-	return 0;
-}
-
-static int rcopy_one(struct rcopy_cursor *cur, const struct mpichan_rcopy *e,
-		     size_t *moved)
-{
-	bool put = e->flags & MPICHAN_RCOPY_PUT;
-	bool vec = e->flags & MPICHAN_RCOPY_IOV;
-	int dir = put ? ITER_SOURCE : ITER_DEST;
-	struct mpichan_region *r;
-	struct mpichan_uiov u;
-	struct iov_iter one_it;
-	struct iov_iter *it;
-	struct iovec one;
-	int ret;
-
-	*moved = 0;
-	if ((e->flags & ~(MPICHAN_RCOPY_PUT | MPICHAN_RCOPY_IOV)) ||
-	    (vec ? !e->iovcnt || e->iovcnt > MPICHAN_IOV_MAX : e->iovcnt) ||
-	    e->len > MAX_RW_COUNT)
-		return -EINVAL;
-	ret = rcopy_region(cur, e->handle, e->key);
-	if (ret)
-		return ret;
-	r = cur->r;
-	if (put && !r->writable)
-		return -EACCES;
-	if (e->offset > r->len || e->len > r->len - e->offset)
-		return -EINVAL;
-	if (vec) {
-		ret = mpichan_uiov_import(&u, e->addr, e->iovcnt, dir);
-		if (ret)
-			return ret;
-		it = &u.iter;
-		if (iov_iter_count(it) != e->len) {
-			ret = -EINVAL;
-			goto out_free;
-		}
-	} else {
-		one.iov_base = u64_to_user_ptr(e->addr);
-		one.iov_len = e->len;
-		iov_iter_init(&one_it, dir, &one, 1, e->len);
-		it = &one_it;
-	}
-	ret = region_enter(r);
-	if (ret) {
-		/* It went stale since the lookup: -ESTALE only once zapped. */
-		if (ret == -ESTALE)
-			region_zap(r);
-		goto out_free;
-	}
-	ret = region_copy_pages(r, e->offset, e->len, it, put, moved);
-	region_leave(r);
-	cur->copies++;
-	if (put)
-		cur->bytes_in += *moved;
-	else
-		cur->bytes_out += *moved;
-out_free:
-	if (vec)
-		mpichan_uiov_free(&u);
-	return ret;
-}
-
-int mpichan_region_copy(struct mpichan_file *mf,
-			struct mpichan_region_copy *c)
-{
-	struct mpichan_rcopy __user *ue = u64_to_user_ptr(c->entries);
-	struct rcopy_cursor cur = { };
-	struct mpichan_rcopy e;
-	size_t moved;
-	int ret = 0;
-	u32 i;
-
-	c->done = 0;
-	c->bytes = 0;
-	if (c->flags || c->pad || !c->count ||
-	    c->count > MPICHAN_REGION_COPY_MAX)
-		return -EINVAL;
-	for (i = 0; i < c->count; i++) {
-		if (copy_from_user(&e, &ue[i], sizeof(e))) {
-			ret = -EFAULT;
-			break;
-		}
-		ret = rcopy_one(&cur, &e, &moved);
-		c->bytes += moved;
-		if (ret)
-			break;
-		c->done++;
-	}
-	rcopy_flush(&cur);
 	return ret;
 }
 
