@@ -165,6 +165,15 @@ int lm_inter_create(MPI_Comm comm, const char *fn, MPI_Group group,
 int lm_inter_swap(struct libmsg_comm *ic, const int *mine, int n, int *theirs,
 		  int max, int *got);
 
+/* ---- comm_create.c ------------------------------------------------------ */
+
+/*
+ * MPI_Comm_split's order: the indices of colour's members among n
+ * gathered (colour, key) pairs, by key then index, into order[]; their
+ * count, or -1 (no memory).
+ */
+int lm_split_order(int n, const int *pairs, int color, int *order);
+
 /* ---- group.c ------------------------------------------------------------ */
 
 /* A group of the n world ranks in world[] (copied; NULL: 0 .. n - 1). */

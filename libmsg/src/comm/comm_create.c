@@ -228,7 +228,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 
 struct member {
 	int key;
-	int rank;	/* in the parent */
+	int rank;
 };
 
 static int by_key(const void *a, const void *b)
@@ -240,22 +240,14 @@ static int by_key(const void *a, const void *b)
 	return x->rank - y->rank;
 }
 
-/*
- * The world ranks of colour's members ordered by (key, parent rank),
- * from the gathered (colour, key) pairs; n set.  NULL: no memory.
- */
-static int *split_members(MPI_Comm comm, const int *pairs, int color, int *n)
+int lm_split_order(int n, const int *pairs, int color, int *order)
 {
-	struct member *m = malloc((size_t)comm->size * sizeof(*m));
-	int *world = malloc((size_t)comm->size * sizeof(int));
+	struct member *m = malloc((size_t)n * sizeof(*m) + 1);
 	int r, k = 0;
 
-	if (!m || !world) {
-		free(m);
-		free(world);
-		return NULL;
-	}
-	for (r = 0; r < comm->size; r++) {
+	if (!m)
+		return -1;
+	for (r = 0; r < n; r++) {
 		if (pairs[2 * r] != color)
 			continue;
 		m[k].key = pairs[2 * r + 1];
@@ -264,8 +256,27 @@ static int *split_members(MPI_Comm comm, const int *pairs, int color, int *n)
 	}
 	qsort(m, (size_t)k, sizeof(*m), by_key);
 	for (r = 0; r < k; r++)
-		world[r] = lm_comm_world(comm, m[r].rank);
+		order[r] = m[r].rank;
 	free(m);
+	return k;
+}
+
+/*
+ * The world ranks of colour's members ordered by (key, parent rank),
+ * from the gathered (colour, key) pairs; n set.  NULL: no memory.
+ */
+static int *split_members(MPI_Comm comm, const int *pairs, int color, int *n)
+{
+	int *world = malloc((size_t)comm->size * sizeof(int));
+	int r, k;
+
+	k = world ? lm_split_order(comm->size, pairs, color, world) : -1;
+	if (k < 0) {
+		free(world);
+		return NULL;
+	}
+	for (r = 0; r < k; r++)
+		world[r] = lm_comm_world(comm, world[r]);
 	*n = k;
 	return world;
 }

@@ -81,40 +81,14 @@ int lm_inter_dup(MPI_Comm comm, const char *fn, MPI_Comm *newcomm,
 	return MPI_SUCCESS;
 }
 
-struct member {
-	int key;
-	int rank;
-};
-
-static int by_key(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->rank - y->rank;
-}
-
 /* The world ranks of colour's members among n (colour, key) pairs. */
 static int pick(int n, const int *pairs, const int *world, int color,
 		int *out)
 {
-	struct member *m = malloc((size_t)n * sizeof(*m) + 1);
-	int r, k = 0;
+	int r, k = lm_split_order(n, pairs, color, out);
 
-	if (!m)
-		return -1;
-	for (r = 0; r < n; r++) {
-		if (pairs[2 * r] != color)
-			continue;
-		m[k].key = pairs[2 * r + 1];
-		m[k].rank = r;
-		k++;
-	}
-	qsort(m, (size_t)k, sizeof(*m), by_key);
 	for (r = 0; r < k; r++)
-		out[r] = world[m[r].rank];
-	free(m);
+		out[r] = world[out[r]];
 	return k;
 }
 
