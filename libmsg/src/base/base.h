@@ -35,6 +35,28 @@
 #include "mpi.h"
 #include "transport/transport.h"
 
+/*
+ * The predefined objects (MPI_COMM_WORLD, MPI_INT, MPI_SUM, ...: mpi.h)
+ * are defined through LM_PREDEFINED, padded to a size fixed for good.
+ * A program that uses one holds its own copy of it (the copy relocation
+ * of an object in a shared library), sized as the symbol was when the
+ * program was linked, and the library then works on that copy: were an
+ * object to grow past it, a newer library would write beyond it.  The
+ * symbol is the padded union's; the library's code names the object as
+ * mpi.h declares it, the same symbol.
+ */
+#define LM_ABI_COMM_SIZE	1024
+#define LM_ABI_DT_SIZE		512
+#define LM_ABI_OP_SIZE		128
+#define LM_ABI_GROUP_SIZE	64
+#define LM_ABI_ERRH_SIZE	128
+#define LM_ABI_MSG_SIZE		512
+#define LM_ABI_INFO_SIZE	64
+#define LM_PREDEFINED(type, name, size)					\
+	_Static_assert(sizeof(type) <= (size), #name " outgrew its ABI size"); \
+	union lm_predef_##name { type obj; char pad[size]; };		\
+	union lm_predef_##name lm_predef_##name __asm__(#name)
+
 #define LM_MAGIC_COMM	0x434f4d4dU	/* "COMM" */
 #define LM_MAGIC_DT	0x44545950U	/* "DTYP" */
 #define LM_MAGIC_REQ	0x52455155U	/* "REQU" */

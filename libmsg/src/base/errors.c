@@ -23,15 +23,18 @@
 
 #include "base/base.h"
 
-struct libmsg_errhandler libmsg_errors_are_fatal = {
+LM_PREDEFINED(struct libmsg_errhandler, libmsg_errors_are_fatal,
+	      LM_ABI_ERRH_SIZE) = { .obj = {
 	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_FATAL
-};
-struct libmsg_errhandler libmsg_errors_return = {
+} };
+LM_PREDEFINED(struct libmsg_errhandler, libmsg_errors_return,
+	      LM_ABI_ERRH_SIZE) = { .obj = {
 	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_RETURN
-};
-struct libmsg_errhandler libmsg_errors_abort = {
+} };
+LM_PREDEFINED(struct libmsg_errhandler, libmsg_errors_abort,
+	      LM_ABI_ERRH_SIZE) = { .obj = {
 	.magic = LM_MAGIC_ERRH, .kind = LM_ERRH_ABORT
-};
+} };
 
 static const char *const class_names[MPI_ERR_LASTCODE] = {
 	[MPI_SUCCESS] = "MPI_SUCCESS: no error",

@@ -39,9 +39,9 @@ struct libmsg_info {
 	struct lm_info_entry *e;
 };
 
-struct libmsg_info libmsg_info_env = {
+LM_PREDEFINED(struct libmsg_info, libmsg_info_env, LM_ABI_INFO_SIZE) = { .obj = {
 	.magic = LM_MAGIC_INFO, .predefined = 1,
-};
+} };
 
 static struct libmsg_info *info_alloc(void)
 {

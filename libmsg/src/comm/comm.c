@@ -22,7 +22,8 @@
 
 #include "p2p/p2p.h"
 
-struct libmsg_comm libmsg_comm_world, libmsg_comm_self;
+LM_PREDEFINED(struct libmsg_comm, libmsg_comm_world, LM_ABI_COMM_SIZE);
+LM_PREDEFINED(struct libmsg_comm, libmsg_comm_self, LM_ABI_COMM_SIZE);
 
 /* Created communicators the user holds, and those freed but busy. */
 static CDS_LIST_HEAD(live_comms);

@@ -11,9 +11,9 @@
 
 #include "comm/comm.h"
 
-struct libmsg_group libmsg_group_empty = {
+LM_PREDEFINED(struct libmsg_group, libmsg_group_empty, LM_ABI_GROUP_SIZE) = { .obj = {
 	.magic = LM_MAGIC_GROUP, .size = 0, .rank = MPI_UNDEFINED, .world = NULL,
-};
+} };
 
 int lm_check_group(MPI_Group group, const char *fn)
 {

@@ -28,7 +28,8 @@
 #include "datatype/datatype.h"
 
 #define DT(id, idx, type, mpiname)					\
-	struct libmsg_datatype libmsg_dt_##id = {			\
+	LM_PREDEFINED(struct libmsg_datatype, libmsg_dt_##id,		\
+		      LM_ABI_DT_SIZE) = { .obj = {			\
 		.magic = LM_MAGIC_DT, .index = LM_DT_##idx,		\
 		.size = (int64_t)sizeof(type), .name = mpiname,		\
 		.lb = 0, .extent = (int64_t)sizeof(type),		\
@@ -36,7 +37,7 @@
 		.align = (uint32_t)_Alignof(type), .predefined = 1,	\
 		.committed = 1, .contig1 = 1, .dense = 1,		\
 		.basic = &libmsg_dt_##id, .nbasic = 1,			\
-	}
+	} }
 
 DT(char, CHAR, char, "MPI_CHAR");
 DT(signed_char, SIGNED_CHAR, signed char, "MPI_SIGNED_CHAR");
@@ -132,7 +133,8 @@ DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
 			    .x32 = x } },				\
 	}
 #define PAIR(id, idx, T, mpiname, lay)					\
-	struct libmsg_datatype libmsg_dt_##id = {			\
+	LM_PREDEFINED(struct libmsg_datatype, libmsg_dt_##id,		\
+		      LM_ABI_DT_SIZE) = { .obj = {			\
 		.magic = LM_MAGIC_DT, .index = LM_DT_##idx,		\
 		.size = (int64_t)PAIR_SIZE(T), .name = mpiname,		\
 		.lb = 0, .extent = (int64_t)sizeof(T),			\
@@ -144,7 +146,7 @@ DT(cxx_long_double_complex, CXX_LONG_DOUBLE_COMPLEX, long double complex,
 		.dense = PAIR_SIZE(T) == sizeof(T),			\
 		.layout = lay,						\
 		.basic = &libmsg_dt_##id, .nbasic = 1,			\
-	}
+	} }
 
 _Static_assert(offsetof(struct lm_short_int, i) > sizeof(short),
 	       "MPI_SHORT_INT has no hole: its layout below is wrong");

@@ -20,9 +20,10 @@
 #include "datatype/datatype.h"
 
 #define PREDEFINED(lname, ID)						\
-	struct libmsg_op libmsg_op_##lname = {				\
+	LM_PREDEFINED(struct libmsg_op, libmsg_op_##lname,		\
+		      LM_ABI_OP_SIZE) = { .obj = {				\
 		LM_MAGIC_OP, 1, 1, LM_OP_##ID, NULL, "MPI_" #ID, 0, NULL	\
-	}
+	} }
 
 PREDEFINED(max, MAX);
 PREDEFINED(min, MIN);

@@ -9,7 +9,8 @@
 
 #include "p2p/p2p.h"
 
-struct libmsg_message libmsg_message_no_proc = { .magic = LM_MAGIC_MSG };
+LM_PREDEFINED(struct libmsg_message, libmsg_message_no_proc,
+	      LM_ABI_MSG_SIZE) = { .obj = { .magic = LM_MAGIC_MSG } };
 
 static int check_probe(const char *fn, int source, int tag, MPI_Comm comm)
 {
