@@ -7,6 +7,8 @@
  *     message: MPI_Get_count_c and MPI_Get_elements_c give the true
  *     count, MPI_Get_count (an int) MPI_UNDEFINED;
  *   - MPI_Bcast_c from rank 1;
+ *   - MPI_Allgatherv_c in place, rank 0's block N bytes and rank 1's 8
+ *     (the counts in a unit of 8 bytes, their greatest common divisor);
  *   - MPI_Allreduce_c in place (MPI_BXOR on MPI_UNSIGNED_CHAR): every
  *     byte the XOR of both ranks'.
  * Each rank holds one buffer of N bytes at a time (about 2 GiB).
@@ -42,7 +44,9 @@ int main(int argc, char **argv)
 	MPI_Status st;
 	MPI_Count c, at;
 	uint64_t x;
-	double t[3];
+	double t[4];
+	MPI_Count rc[2];
+	MPI_Aint rd[2];
 	int ic, r;
 
 	t_init(&argc, &argv);
@@ -95,6 +99,26 @@ int main(int argc, char **argv)
 	at = bad(buf, N, 2);
 	CHECK(at < 0, "broadcast word %lld differs", at);
 
+	/*
+	 * Allgatherv in place: rank 0's block is N bytes (a count beyond
+	 * an int), rank 1's 8 bytes after it.
+	 */
+	if (t_rank == 0)
+		fill(buf, N, 4);
+	buf[N / 8] = 0x5eed5eed5eedULL + (uint64_t)t_rank;
+	rc[0] = N;
+	rc[1] = 8;
+	rd[0] = 0;
+	rd[1] = N;
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	t[3] = MPI_Wtime();
+	MPI_OK(MPI_Allgatherv_c(MPI_IN_PLACE, 0, MPI_BYTE, buf, rc, rd, MPI_BYTE,
+				MPI_COMM_WORLD));
+	t[3] = MPI_Wtime() - t[3];
+	at = bad(buf, N, 4);
+	CHECK(at < 0, "allgatherv word %lld differs", at);
+	CHECK(buf[N / 8] == 0x5eed5eed5eedULL + 1, "allgatherv: rank 1's block");
+
 	/* Allreduce in place: rank 1's words are rank 0's, multiplied. */
 	fill(buf, N, 3);
 	if (t_rank == 1)
@@ -112,8 +136,8 @@ int main(int argc, char **argv)
 	}
 	CHECK(at == N / 8, "allreduce word %lld differs", at);
 	if (t_rank == 1)
-		fprintf(stderr, "bigmsg: %lld bytes: send %.2f s, bcast %.2f s, allreduce %.2f s\n",
-			(long long)N, t[0], t[1], t[2]);
+		fprintf(stderr, "bigmsg: %lld bytes: send %.2f s, bcast %.2f s, allgatherv %.2f s, allreduce %.2f s\n",
+			(long long)N, t[0], t[1], t[3], t[2]);
 
 	free(buf);
 	return t_done();
