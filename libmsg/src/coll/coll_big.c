@@ -34,8 +34,8 @@ int lm_coll_at_root(MPI_Comm comm, int root)
  * One side's count and type: lm_big if it matters here, else whatever
  * fits (an insignificant argument is not checked, as MPI has it).
  */
-int lm_coll_big_side(const char *fn, MPI_Comm comm, int used,
-		     MPI_Count count, MPI_Datatype dt, int *n, MPI_Datatype *t)
+int lm_coll_big_side(const char *fn, MPI_Comm comm, int used, MPI_Count count,
+		     MPI_Datatype dt, int *n, MPI_Datatype *t)
 {
 	if (used)
 		return lm_big(fn, comm, count, dt, n, t);
@@ -44,16 +44,35 @@ int lm_coll_big_side(const char *fn, MPI_Comm comm, int used,
 	return MPI_SUCCESS;
 }
 
-int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-		int root, MPI_Comm comm)
+/* This rank takes part in a broadcast (an intercommunicator's may not). */
+static int in_bcast(MPI_Comm comm, int root)
+{
+	return !lm_comm_is_inter(comm) || root == MPI_ROOT || root >= 0;
+}
+
+/* It sends buf to the root (gather), receives into it (scatter). */
+static int to_root(MPI_Comm comm, int root, const void *buf)
+{
+	return buf != MPI_IN_PLACE && (!lm_comm_is_inter(comm) || root >= 0);
+}
+
+/* It is the root and sends from buf (scatter). */
+static int from_root(MPI_Comm comm, int root, const void *buf)
+{
+	return lm_coll_at_root(comm, root) && buf != MPI_IN_PLACE;
+}
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+		MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Bcast_c";
 	MPI_Datatype t;
 	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, !lm_comm_is_inter(comm) || root == MPI_ROOT ||
-			   root >= 0, count, datatype, &n, &t);
+		err = lm_coll_big_side(fn, comm,
+				       in_bcast(comm, root),
+				       count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Bcast(buffer, n, t, root, comm);
@@ -61,16 +80,17 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
 	return err;
 }
 
-int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-		int root, MPI_Comm comm, MPI_Request *request)
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+		 MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ibcast_c";
 	MPI_Datatype t;
 	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, !lm_comm_is_inter(comm) || root == MPI_ROOT ||
-			   root >= 0, count, datatype, &n, &t);
+		err = lm_coll_big_side(fn, comm,
+				       in_bcast(comm, root),
+				       count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Ibcast(buffer, n, t, root, comm, request);
@@ -79,15 +99,17 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
-		int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		     int root, MPI_Comm comm, MPI_Info info,
+		     MPI_Request *request)
 {
 	static const char fn[] = "MPI_Bcast_init_c";
 	MPI_Datatype t;
 	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, !lm_comm_is_inter(comm) || root == MPI_ROOT ||
-			   root >= 0, count, datatype, &n, &t);
+		err = lm_coll_big_side(fn, comm,
+				       in_bcast(comm, root),
+				       count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Bcast_init(buffer, n, t, root, comm, info, request);
@@ -96,18 +118,21 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm)
+		 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Gather_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       to_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount,
+			       recvtype, &rn, &rt);
 	if (!err) {
 		err = MPI_Gather(sendbuf, sn, st, recvbuf, rn, rt, root, comm);
 		lm_big_drop(recvtype, rt);
@@ -117,20 +142,25 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+		  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm,
+		  MPI_Request *request)
 {
 	static const char fn[] = "MPI_Igather_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       to_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount,
+			       recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Igather(sendbuf, sn, st, recvbuf, rn, rt, root, comm, request);
+		err = MPI_Igather(sendbuf, sn, st, recvbuf, rn, rt, root, comm,
+				  request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -138,20 +168,25 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		      MPI_Datatype recvtype, int root, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Gather_init_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       to_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root), recvcount,
+			       recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Gather_init(sendbuf, sn, st, recvbuf, rn, rt, root, comm, info, request);
+		err = MPI_Gather_init(sendbuf, sn, st, recvbuf, rn, rt, root,
+				      comm, info, request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -159,18 +194,22 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm)
+		  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Scatter_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root) && sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       from_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm,
+			       to_root(comm, root, recvbuf),
+			       recvcount, recvtype, &rn, &rt);
 	if (!err) {
 		err = MPI_Scatter(sendbuf, sn, st, recvbuf, rn, rt, root, comm);
 		lm_big_drop(recvtype, rt);
@@ -180,20 +219,26 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+		   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iscatter_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root) && sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       from_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm,
+			       to_root(comm, root, recvbuf),
+			       recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Iscatter(sendbuf, sn, st, recvbuf, rn, rt, root, comm, request);
+		err = MPI_Iscatter(sendbuf, sn, st, recvbuf, rn, rt, root, comm,
+				   request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -201,20 +246,26 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		       MPI_Datatype sendtype, void *recvbuf,
+		       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Scatter_init_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, lm_coll_at_root(comm, root) && sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm,
+				       from_root(comm, root, sendbuf),
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE && (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount, recvtype, &rn, &rt);
+	err = lm_coll_big_side(fn, comm,
+			       to_root(comm, root, recvbuf),
+			       recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Scatter_init(sendbuf, sn, st, recvbuf, rn, rt, root, comm, info, request);
+		err = MPI_Scatter_init(sendbuf, sn, st, recvbuf, rn, rt, root,
+				       comm, info, request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -222,15 +273,16 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm)
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Allgather_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
@@ -243,20 +295,22 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+		     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iallgather_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Iallgather(sendbuf, sn, st, recvbuf, rn, rt, comm, request);
+		err = MPI_Iallgather(sendbuf, sn, st, recvbuf, rn, rt, comm,
+				     request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -264,20 +318,23 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			 MPI_Datatype sendtype, void *recvbuf,
+			 MPI_Count recvcount, MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Allgather_init_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Allgather_init(sendbuf, sn, st, recvbuf, rn, rt, comm, info, request);
+		err = MPI_Allgather_init(sendbuf, sn, st, recvbuf, rn, rt, comm,
+					 info, request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -285,15 +342,16 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm)
+		   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		   MPI_Datatype recvtype, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Alltoall_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
@@ -306,20 +364,22 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ialltoall_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Ialltoall(sendbuf, sn, st, recvbuf, rn, rt, comm, request);
+		err = MPI_Ialltoall(sendbuf, sn, st, recvbuf, rn, rt, comm,
+				    request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -327,20 +387,23 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			MPI_Datatype sendtype, void *recvbuf,
+			MPI_Count recvcount, MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Alltoall_init_c";
 	MPI_Datatype st, rt;
 	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount, sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = lm_coll_big_side(fn, comm, 1, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Alltoall_init(sendbuf, sn, st, recvbuf, rn, rt, comm, info, request);
+		err = MPI_Alltoall_init(sendbuf, sn, st, recvbuf, rn, rt, comm,
+					info, request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -383,7 +446,7 @@ static inline int slice_n(MPI_Count count, MPI_Count at)
 }
 
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+		 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Reduce_c";
 	int64_t ext = 0;
@@ -395,16 +458,18 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 	if (err)
 		return err;
 	if (count <= INT_MAX)
-		return MPI_Reduce(sendbuf, recvbuf, (int)count, datatype, op, root,
-				comm);
+		return MPI_Reduce(sendbuf, recvbuf, (int)count, datatype, op,
+				  root, comm);
 	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Reduce(slice(sendbuf, at, ext), slice(recvbuf, at, ext),
-			       slice_n(count, at), datatype, op, root, comm);
+		err = MPI_Reduce(slice(sendbuf, at, ext),
+				 slice(recvbuf, at, ext), slice_n(count, at),
+				 datatype, op, root, comm);
 	return err;
 }
 
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+		  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		  MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ireduce_c";
 	int err = lm_check_comm(comm, fn);
@@ -413,11 +478,13 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Ireduce(sendbuf, recvbuf, (int)count, datatype, op, root, comm, request);
+	return MPI_Ireduce(sendbuf, recvbuf, (int)count, datatype, op, root,
+			   comm, request);
 }
 
 int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Reduce_init_c";
 	int err = lm_check_comm(comm, fn);
@@ -426,11 +493,12 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Reduce_init(sendbuf, recvbuf, (int)count, datatype, op, root, comm, info, request);
+	return MPI_Reduce_init(sendbuf, recvbuf, (int)count, datatype, op, root,
+			       comm, info, request);
 }
 
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Allreduce_c";
 	int64_t ext = 0;
@@ -445,13 +513,15 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		return MPI_Allreduce(sendbuf, recvbuf, (int)count, datatype, op,
 				comm);
 	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Allreduce(slice(sendbuf, at, ext), slice(recvbuf, at, ext),
-			       slice_n(count, at), datatype, op, comm);
+		err = MPI_Allreduce(slice(sendbuf, at, ext),
+				    slice(recvbuf, at, ext), slice_n(count, at),
+				    datatype, op, comm);
 	return err;
 }
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		     MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iallreduce_c";
 	int err = lm_check_comm(comm, fn);
@@ -460,11 +530,13 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Iallreduce(sendbuf, recvbuf, (int)count, datatype, op, comm, request);
+	return MPI_Iallreduce(sendbuf, recvbuf, (int)count, datatype, op, comm,
+			      request);
 }
 
 int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Allreduce_init_c";
 	int err = lm_check_comm(comm, fn);
@@ -473,11 +545,12 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Allreduce_init(sendbuf, recvbuf, (int)count, datatype, op, comm, info, request);
+	return MPI_Allreduce_init(sendbuf, recvbuf, (int)count, datatype, op,
+				  comm, info, request);
 }
 
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Scan_c";
 	int64_t ext = 0;
@@ -498,7 +571,8 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 }
 
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iscan_c";
 	int err = lm_check_comm(comm, fn);
@@ -507,11 +581,13 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Iscan(sendbuf, recvbuf, (int)count, datatype, op, comm, request);
+	return MPI_Iscan(sendbuf, recvbuf, (int)count, datatype, op, comm,
+			 request);
 }
 
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		    MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Scan_init_c";
 	int err = lm_check_comm(comm, fn);
@@ -520,11 +596,12 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Scan_init(sendbuf, recvbuf, (int)count, datatype, op, comm, info, request);
+	return MPI_Scan_init(sendbuf, recvbuf, (int)count, datatype, op, comm,
+			     info, request);
 }
 
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+		 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Exscan_c";
 	int64_t ext = 0;
@@ -539,13 +616,15 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		return MPI_Exscan(sendbuf, recvbuf, (int)count, datatype, op,
 				comm);
 	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Exscan(slice(sendbuf, at, ext), slice(recvbuf, at, ext),
-			       slice_n(count, at), datatype, op, comm);
+		err = MPI_Exscan(slice(sendbuf, at, ext),
+				 slice(recvbuf, at, ext), slice_n(count, at),
+				 datatype, op, comm);
 	return err;
 }
 
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		  MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iexscan_c";
 	int err = lm_check_comm(comm, fn);
@@ -554,11 +633,13 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Iexscan(sendbuf, recvbuf, (int)count, datatype, op, comm, request);
+	return MPI_Iexscan(sendbuf, recvbuf, (int)count, datatype, op, comm,
+			   request);
 }
 
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Exscan_init_c";
 	int err = lm_check_comm(comm, fn);
@@ -567,7 +648,8 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		err = red_count(fn, comm, count, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Exscan_init(sendbuf, recvbuf, (int)count, datatype, op, comm, info, request);
+	return MPI_Exscan_init(sendbuf, recvbuf, (int)count, datatype, op, comm,
+			       info, request);
 }
 
 int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
@@ -581,7 +663,8 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 	if (err)
 		return err;
 	if (count <= INT_MAX)
-		return MPI_Reduce_local(inbuf, inoutbuf, (int)count, datatype, op);
+		return MPI_Reduce_local(inbuf, inoutbuf, (int)count, datatype,
+					op);
 	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
 		err = MPI_Reduce_local(slice(inbuf, at, ext),
 				       slice(inoutbuf, at, ext),
@@ -590,8 +673,8 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 }
 
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-		MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-		MPI_Comm comm)
+			       MPI_Count recvcount, MPI_Datatype datatype,
+			       MPI_Op op, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Reduce_scatter_block_c";
 	int err = lm_check_comm(comm, fn);
@@ -600,13 +683,13 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount, datatype, op,
-			comm);
+	return MPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
+					datatype, op, comm);
 }
 
 int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-		MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-		MPI_Comm comm, MPI_Request *request)
+				MPI_Count recvcount, MPI_Datatype datatype,
+				MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ireduce_scatter_block_c";
 	int err = lm_check_comm(comm, fn);
@@ -615,13 +698,14 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Ireduce_scatter_block(sendbuf, recvbuf, (int)recvcount, datatype, op,
-			comm, request);
+	return MPI_Ireduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
+					 datatype, op, comm, request);
 }
 
 int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
-		MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
-		MPI_Comm comm, MPI_Info info, MPI_Request *request)
+				    MPI_Count recvcount, MPI_Datatype datatype,
+				    MPI_Op op, MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request)
 {
 	static const char fn[] = "MPI_Reduce_scatter_block_init_c";
 	int err = lm_check_comm(comm, fn);
@@ -630,89 +714,6 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
 		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
 	if (err)
 		return err;
-	return MPI_Reduce_scatter_block_init(sendbuf, recvbuf, (int)recvcount, datatype, op,
-			comm, info, request);
-}
-
-/* Reduce_scatter's recvcounts (the same on every rank) as ints. */
-static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
-{
-	int *out, i;
-
-	if (!c) {
-		lm_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
-		return NULL;
-	}
-	out = malloc((size_t)(comm->size ? comm->size : 1) * sizeof(*out));
-	if (!out) {
-		lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-		return NULL;
-	}
-	for (i = 0; i < comm->size; i++) {
-		if (c[i] < 0 || c[i] > INT_MAX) {
-			lm_error(comm, fn, MPI_ERR_COUNT, c[i] < 0 ?
-				 "count %lld for rank %d is negative" :
-				 "count %lld for rank %d: libmsg's reduce_scatter takes at most INT_MAX (Not yet)",
-				 (long long)c[i], i);
-			free(out);
-			return NULL;
-		}
-		out[i] = (int)c[i];
-	}
-	return out;
-}
-
-int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
-		const MPI_Count recvcounts[], MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm)
-{
-	static const char fn[] = "MPI_Reduce_scatter_c";
-	int *c, err = lm_check_comm(comm, fn);
-
-	if (err)
-		return err;
-	c = rs_counts(fn, comm, recvcounts);
-	if (!c)
-		return MPI_ERR_COUNT;
-	err = MPI_Reduce_scatter(sendbuf, recvbuf, c, datatype, op, comm);
-	free(c);
-	return err;
-}
-
-int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
-		const MPI_Count recvcounts[], MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	static const char fn[] = "MPI_Ireduce_scatter_c";
-	int *c, err = lm_check_comm(comm, fn);
-
-	if (err)
-		return err;
-	c = rs_counts(fn, comm, recvcounts);
-	if (!c)
-		return MPI_ERR_COUNT;
-	err = MPI_Ireduce_scatter(sendbuf, recvbuf, c, datatype, op, comm, request);
-	free(c);
-	return err;
-}
-
-int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
-		const MPI_Count recvcounts[], MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
-{
-	static const char fn[] = "MPI_Reduce_scatter_init_c";
-	int *c, err = lm_check_comm(comm, fn);
-
-	if (err)
-		return err;
-	c = rs_counts(fn, comm, recvcounts);
-	if (!c)
-		return MPI_ERR_COUNT;
-	err = MPI_Reduce_scatter_init(sendbuf, recvbuf, c, datatype, op, comm, info, request);
-	if (err)
-		free(c);
-	else
-		lm_pcoll_keep(*request, (void *[4]){ c, NULL, NULL, NULL },
-			      NULL, 0);
-	return err;
+	return MPI_Reduce_scatter_block_init(sendbuf, recvbuf, (int)recvcount,
+					     datatype, op, comm, info, request);
 }

@@ -4,7 +4,8 @@
  * see coll_big.c.  Counts and displacements arrays are taken in a unit
  * of g elements (g their greatest common divisor) when that brings them
  * into an int; alltoallw's counts go peer by peer through lm_big, its
- * byte displacements must fit in an int.
+ * byte displacements must fit in an int; reduce_scatter's counts must
+ * fit in an int.
  */
 
 #include <limits.h>
@@ -81,7 +82,7 @@ static int vside(const char *fn, MPI_Comm comm, int used,
 	}
 	if (g > 1) {
 		err = lm_big(fn, comm, g, dt, &i, &v->t);
-		if (!err && v->t == dt) {	/* g fits an int: make it a type */
+		if (!err && v->t == dt) { /* g fits an int: make it a type */
 			err = MPI_Type_contiguous_c(g, dt, &v->t);
 			if (!err)
 				err = MPI_Type_commit(&v->t);
@@ -130,9 +131,9 @@ static MPI_Datatype vmade(const struct vside *v)
 }
 
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, int root, MPI_Comm comm)
+		  MPI_Datatype sendtype, void *recvbuf,
+		  const MPI_Count recvcounts[], const MPI_Aint displs[],
+		  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Gatherv_c";
 	struct vside v;
@@ -148,8 +149,8 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
 	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
 		    recvtype, &v);
 	if (!err) {
-		err = MPI_Gatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       root, comm);
+		err = MPI_Gatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
+				  v.t, root, comm);
 		vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
@@ -157,9 +158,10 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+		   MPI_Datatype sendtype, void *recvbuf,
+		   const MPI_Count recvcounts[], const MPI_Aint displs[],
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request)
 {
 	static const char fn[] = "MPI_Igatherv_c";
 	struct vside v;
@@ -175,8 +177,8 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
 	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
 		    recvtype, &v);
 	if (!err) {
-		err = MPI_Igatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       root, comm, request);
+		err = MPI_Igatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
+				   v.t, root, comm, request);
 		vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
@@ -184,9 +186,10 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+		       MPI_Datatype sendtype, void *recvbuf,
+		       const MPI_Count recvcounts[], const MPI_Aint displs[],
+		       MPI_Datatype recvtype, int root, MPI_Comm comm,
+		       MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Gatherv_init_c";
 	struct vside v;
@@ -202,22 +205,23 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
 		    recvtype, &v);
 	if (!err) {
-		err = MPI_Gatherv_init(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       root, comm, info, request);
+		err = MPI_Gatherv_init(sendbuf, sn, st, recvbuf, v.counts,
+				       v.displs, v.t, root, comm, info,
+				       request);
 		if (err)
 			vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL, NULL,
-				   (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
 }
 
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint displs[], MPI_Datatype sendtype,
-		void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-		int root, MPI_Comm comm)
+		   const MPI_Aint displs[], MPI_Datatype sendtype,
+		   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		   int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Scatterv_c";
 	struct vside v;
@@ -233,8 +237,8 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
 		    sendtype, &v);
 	if (!err) {
-		err = MPI_Scatterv(sendbuf, v.counts, v.displs, v.t, recvbuf, rn, rt,
-			       root, comm);
+		err = MPI_Scatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
+				   rn, rt, root, comm);
 		vside_drop(&v);
 	}
 	lm_big_drop(recvtype, rt);
@@ -242,9 +246,9 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint displs[], MPI_Datatype sendtype,
-		void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-		int root, MPI_Comm comm, MPI_Request *request)
+		    const MPI_Aint displs[], MPI_Datatype sendtype,
+		    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		    int root, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iscatterv_c";
 	struct vside v;
@@ -260,8 +264,8 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
 		    sendtype, &v);
 	if (!err) {
-		err = MPI_Iscatterv(sendbuf, v.counts, v.displs, v.t, recvbuf, rn, rt,
-			       root, comm, request);
+		err = MPI_Iscatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
+				    rn, rt, root, comm, request);
 		vside_drop(&v);
 	}
 	lm_big_drop(recvtype, rt);
@@ -269,9 +273,10 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint displs[], MPI_Datatype sendtype,
-		void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-		int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			const MPI_Aint displs[], MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Scatterv_init_c";
 	struct vside v;
@@ -287,22 +292,23 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
 		    sendtype, &v);
 	if (!err) {
-		err = MPI_Scatterv_init(sendbuf, v.counts, v.displs, v.t, recvbuf, rn, rt,
-			       root, comm, info, request);
+		err = MPI_Scatterv_init(sendbuf, v.counts, v.displs, v.t,
+					recvbuf, rn, rt, root, comm, info,
+					request);
 		if (err)
 			vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL, NULL,
-				   (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
 	}
 	lm_big_drop(recvtype, rt);
 	return err;
 }
 
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, MPI_Comm comm)
+		     MPI_Datatype sendtype, void *recvbuf,
+		     const MPI_Count recvcounts[], const MPI_Aint displs[],
+		     MPI_Datatype recvtype, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Allgatherv_c";
 	struct vside v;
@@ -310,14 +316,14 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
 	int sn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount,
-			   sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
 	if (!err) {
-		err = MPI_Allgatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       comm);
+		err = MPI_Allgatherv(sendbuf, sn, st, recvbuf, v.counts,
+				     v.displs, v.t, comm);
 		vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
@@ -325,9 +331,10 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+		      MPI_Datatype sendtype, void *recvbuf,
+		      const MPI_Count recvcounts[], const MPI_Aint displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iallgatherv_c";
 	struct vside v;
@@ -335,14 +342,14 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
 	int sn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount,
-			   sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
 	if (!err) {
-		err = MPI_Iallgatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       comm, request);
+		err = MPI_Iallgatherv(sendbuf, sn, st, recvbuf, v.counts,
+				      v.displs, v.t, comm, request);
 		vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
@@ -350,9 +357,10 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
-		MPI_Datatype sendtype, void *recvbuf,
-		const MPI_Count recvcounts[], const MPI_Aint displs[],
-		MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			  MPI_Datatype sendtype, void *recvbuf,
+			  const MPI_Count recvcounts[], const MPI_Aint displs[],
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request)
 {
 	static const char fn[] = "MPI_Allgatherv_init_c";
 	struct vside v;
@@ -360,29 +368,29 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 	int sn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE, sendcount,
-			   sendtype, &sn, &st);
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
 	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
 	if (!err) {
-		err = MPI_Allgatherv_init(sendbuf, sn, st, recvbuf, v.counts, v.displs, v.t,
-			       comm, info, request);
+		err = MPI_Allgatherv_init(sendbuf, sn, st, recvbuf, v.counts,
+					  v.displs, v.t, comm, info, request);
 		if (err)
 			vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL, NULL,
-				   (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
 }
 
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], MPI_Datatype sendtype,
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], MPI_Datatype recvtype,
-		MPI_Comm comm)
+		    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		    MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Alltoallv_c";
 	struct vside s, r;
@@ -404,10 +412,10 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], MPI_Datatype sendtype,
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], MPI_Datatype recvtype,
-		MPI_Comm comm, MPI_Request *request)
+		     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		     MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ialltoallv_c";
 	struct vside s, r;
@@ -429,10 +437,10 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], MPI_Datatype sendtype,
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], MPI_Datatype recvtype,
-		MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			 const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			 void *recvbuf, const MPI_Count recvcounts[],
+			 const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Alltoallv_init_c";
 	struct vside s, r;
@@ -445,13 +453,15 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 		return err;
 	err = vside(fn, comm, 1, recvcounts, rdispls, recvtype, &r);
 	if (!err) {
-		err = MPI_Alltoallv_init(sendbuf, s.counts, s.displs, s.t, recvbuf,
-			       r.counts, r.displs, r.t, comm, info, request);
+		err = MPI_Alltoallv_init(sendbuf, s.counts, s.displs, s.t,
+					 recvbuf, r.counts, r.displs, r.t, comm,
+					 info, request);
 		if (err) {
 			vside_drop(&r);
 		} else {
-			err = keep(comm, fn, request, s.counts, r.counts, NULL, NULL,
-				   (MPI_Datatype[]){ vmade(&s), vmade(&r) }, 2);
+			err = keep(comm, fn, request, s.counts, r.counts, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&s),
+				   vmade(&r) }, 2);
 			return err;	/* s and r are the request's, or gone */
 		}
 	}
@@ -459,7 +469,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 	return err;
 }
 
-/* Alltoallw's side: counts through lm_big peer by peer, displacements as ints. */
+/* Alltoallw's side: counts through lm_big peer by peer, displacements ints. */
 struct wside {
 	int *counts, *displs;
 	MPI_Datatype *types;
@@ -511,8 +521,8 @@ static int wside(const char *fn, MPI_Comm comm, int used,
 				       (long long)displs[i], i);
 		} else {
 			w->displs[i] = (int)displs[i];
-			err = lm_big(fn, comm, counts[i], types[i], &w->counts[i],
-				     &w->types[i]);
+			err = lm_big(fn, comm, counts[i], types[i],
+				     &w->counts[i], &w->types[i]);
 		}
 		if (err) {
 			w->n = i;
@@ -550,10 +560,10 @@ static int keep_w(MPI_Comm comm, const char *fn, MPI_Request *request,
 }
 
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-		MPI_Comm comm)
+		    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		    MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Alltoallw_c";
 	struct wside s, r;
@@ -566,8 +576,8 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 		return err;
 	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
 	if (!err) {
-		err = MPI_Alltoallw(sendbuf, s.counts, s.displs, s.types, recvbuf,
-			       r.counts, r.displs, r.types, comm);
+		err = MPI_Alltoallw(sendbuf, s.counts, s.displs, s.types,
+				    recvbuf, r.counts, r.displs, r.types, comm);
 		wside_drop(&r);
 	}
 	wside_drop(&s);
@@ -575,10 +585,10 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-		MPI_Comm comm, MPI_Request *request)
+		     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		     MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ialltoallw_c";
 	struct wside s, r;
@@ -591,8 +601,9 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 		return err;
 	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
 	if (!err) {
-		err = MPI_Ialltoallw(sendbuf, s.counts, s.displs, s.types, recvbuf,
-			       r.counts, r.displs, r.types, comm, request);
+		err = MPI_Ialltoallw(sendbuf, s.counts, s.displs, s.types,
+				     recvbuf, r.counts, r.displs, r.types, comm,
+				     request);
 		wside_drop(&r);
 	}
 	wside_drop(&s);
@@ -600,10 +611,11 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
 }
 
 int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
-		const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-		void *recvbuf, const MPI_Count recvcounts[],
-		const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-		MPI_Comm comm, MPI_Info info, MPI_Request *request)
+			 const MPI_Aint sdispls[],
+			 const MPI_Datatype sendtypes[], void *recvbuf,
+			 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			 const MPI_Datatype recvtypes[], MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Alltoallw_init_c";
 	struct wside s, r;
@@ -616,8 +628,9 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 		return err;
 	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
 	if (!err) {
-		err = MPI_Alltoallw_init(sendbuf, s.counts, s.displs, s.types, recvbuf,
-			       r.counts, r.displs, r.types, comm, info, request);
+		err = MPI_Alltoallw_init(sendbuf, s.counts, s.displs, s.types,
+					 recvbuf, r.counts, r.displs, r.types,
+					 comm, info, request);
 		if (err) {
 			wside_drop(&r);
 		} else {
@@ -626,5 +639,91 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 		}
 	}
 	wside_drop(&s);
+	return err;
+}
+
+/* Reduce_scatter's recvcounts (the same on every rank) as ints. */
+static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
+{
+	int *out, i;
+
+	if (!c) {
+		lm_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
+		return NULL;
+	}
+	out = malloc((size_t)(comm->size ? comm->size : 1) * sizeof(*out));
+	if (!out) {
+		lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < comm->size; i++) {
+		if (c[i] < 0 || c[i] > INT_MAX) {
+			lm_error(comm, fn, MPI_ERR_COUNT, c[i] < 0 ?
+				 "count %lld for rank %d is negative" :
+				 "count %lld for rank %d: libmsg's reduce_scatter takes at most INT_MAX (Not yet)",
+				 (long long)c[i], i);
+			free(out);
+			return NULL;
+		}
+		out[i] = (int)c[i];
+	}
+	return out;
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
+			 const MPI_Count recvcounts[], MPI_Datatype datatype,
+			 MPI_Op op, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Reduce_scatter_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Reduce_scatter(sendbuf, recvbuf, c, datatype, op, comm);
+	free(c);
+	return err;
+}
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
+			  const MPI_Count recvcounts[], MPI_Datatype datatype,
+			  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Ireduce_scatter_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Ireduce_scatter(sendbuf, recvbuf, c, datatype, op, comm,
+				  request);
+	free(c);
+	return err;
+}
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+			      const MPI_Count recvcounts[],
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			      MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Reduce_scatter_init_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Reduce_scatter_init(sendbuf, recvbuf, c, datatype, op, comm,
+				      info, request);
+	if (err)
+		free(c);
+	else
+		lm_pcoll_keep(*request, (void *[4]){ c, NULL, NULL, NULL },
+			      NULL, 0);
 	return err;
 }

@@ -10,13 +10,14 @@
 #include "p2p/p2p.h"
 
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	    int dest, int tag, MPI_Comm comm)
+	       int dest, int tag, MPI_Comm comm)
 {
+	static const char fn[] = "MPI_Send_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Send_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Send_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Send(buf, n, t, dest, tag, comm);
@@ -25,13 +26,14 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	     int dest, int tag, MPI_Comm comm)
+		int dest, int tag, MPI_Comm comm)
 {
+	static const char fn[] = "MPI_Ssend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Ssend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Ssend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Ssend(buf, n, t, dest, tag, comm);
@@ -40,13 +42,14 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	     int dest, int tag, MPI_Comm comm)
+		int dest, int tag, MPI_Comm comm)
 {
+	static const char fn[] = "MPI_Bsend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Bsend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Bsend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Bsend(buf, n, t, dest, tag, comm);
@@ -55,13 +58,14 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	     int dest, int tag, MPI_Comm comm)
+		int dest, int tag, MPI_Comm comm)
 {
+	static const char fn[] = "MPI_Rsend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Rsend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Rsend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Rsend(buf, n, t, dest, tag, comm);
@@ -70,13 +74,14 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	     int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Isend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Isend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Isend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Isend(buf, n, t, dest, tag, comm, request);
@@ -85,13 +90,14 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	      int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Issend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Issend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Issend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Issend(buf, n, t, dest, tag, comm, request);
@@ -100,13 +106,14 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	      int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Ibsend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Ibsend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Ibsend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Ibsend(buf, n, t, dest, tag, comm, request);
@@ -115,13 +122,14 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	      int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Irsend_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Irsend_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Irsend_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Irsend(buf, n, t, dest, tag, comm, request);
@@ -130,13 +138,14 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	         int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		    int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Send_init_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Send_init_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Send_init_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Send_init(buf, n, t, dest, tag, comm, request);
@@ -145,13 +154,14 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	          int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Ssend_init_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Ssend_init_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Ssend_init_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Ssend_init(buf, n, t, dest, tag, comm, request);
@@ -160,13 +170,14 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	          int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Bsend_init_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Bsend_init_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Bsend_init_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Bsend_init(buf, n, t, dest, tag, comm, request);
@@ -175,13 +186,14 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
-	          int dest, int tag, MPI_Comm comm, MPI_Request *request)
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Rsend_init_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Rsend_init_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Rsend_init_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Rsend_init(buf, n, t, dest, tag, comm, request);
@@ -189,14 +201,15 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
 	return err;
 }
 
-int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-	    int source, int tag, MPI_Comm comm, MPI_Status *status)
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+	       int tag, MPI_Comm comm, MPI_Status *status)
 {
+	static const char fn[] = "MPI_Recv_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Recv_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Recv_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Recv(buf, n, t, source, tag, comm, status);
@@ -204,14 +217,15 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 	return err;
 }
 
-int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-	     int source, int tag, MPI_Comm comm, MPI_Request *request)
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+		int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Irecv_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Irecv_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Irecv_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Irecv(buf, n, t, source, tag, comm, request);
@@ -220,13 +234,14 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-	         int source, int tag, MPI_Comm comm, MPI_Request *request)
+		    int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Recv_init_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Recv_init_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Recv_init_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
 	err = MPI_Recv_init(buf, n, t, source, tag, comm, request);
@@ -235,21 +250,22 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount,
-		  MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-		  MPI_Count recvcount, MPI_Datatype recvtype, int source,
-		  int recvtag, MPI_Comm comm, MPI_Status *status)
+		   MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+		   MPI_Count recvcount, MPI_Datatype recvtype, int source,
+		   int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+	static const char fn[] = "MPI_Sendrecv_c";
 	MPI_Datatype st, rt;
-	int sn, rn, err = lm_check_comm(comm, "MPI_Sendrecv_c");
+	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Sendrecv_c", comm, sendcount, sendtype, &sn, &st);
+		err = lm_big(fn, comm, sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_big("MPI_Sendrecv_c", comm, recvcount, recvtype, &rn, &rt);
+	err = lm_big(fn, comm, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Sendrecv(sendbuf, sn, st, dest, sendtag, recvbuf, rn, rt,
-				source, recvtag, comm, status);
+		err = MPI_Sendrecv(sendbuf, sn, st, dest, sendtag, recvbuf, rn,
+				   rt, source, recvtag, comm, status);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -257,21 +273,22 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
-		  MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-		  MPI_Count recvcount, MPI_Datatype recvtype, int source,
-		  int recvtag, MPI_Comm comm, MPI_Request *request)
+		    MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+		    MPI_Count recvcount, MPI_Datatype recvtype, int source,
+		    int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Isendrecv_c";
 	MPI_Datatype st, rt;
-	int sn, rn, err = lm_check_comm(comm, "MPI_Isendrecv_c");
+	int sn, rn, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Isendrecv_c", comm, sendcount, sendtype, &sn, &st);
+		err = lm_big(fn, comm, sendcount, sendtype, &sn, &st);
 	if (err)
 		return err;
-	err = lm_big("MPI_Isendrecv_c", comm, recvcount, recvtype, &rn, &rt);
+	err = lm_big(fn, comm, recvcount, recvtype, &rn, &rt);
 	if (!err) {
-		err = MPI_Isendrecv(sendbuf, sn, st, dest, sendtag, recvbuf, rn, rt,
-				source, recvtag, comm, request);
+		err = MPI_Isendrecv(sendbuf, sn, st, dest, sendtag, recvbuf, rn,
+				    rt, source, recvtag, comm, request);
 		lm_big_drop(recvtype, rt);
 	}
 	lm_big_drop(sendtype, st);
@@ -279,35 +296,37 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
 }
 
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-			  int dest, int sendtag, int source, int recvtag,
-			  MPI_Comm comm, MPI_Status *status)
+			   int dest, int sendtag, int source, int recvtag,
+			   MPI_Comm comm, MPI_Status *status)
 {
+	static const char fn[] = "MPI_Sendrecv_replace_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Sendrecv_replace_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Sendrecv_replace_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
-	err = MPI_Sendrecv_replace(buf, n, t, dest, sendtag, source, recvtag, comm,
-			status);
+	err = MPI_Sendrecv_replace(buf, n, t, dest, sendtag, source, recvtag,
+				   comm, status);
 	lm_big_drop(datatype, t);
 	return err;
 }
 
 int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-			  int dest, int sendtag, int source, int recvtag,
-			  MPI_Comm comm, MPI_Request *request)
+			    int dest, int sendtag, int source, int recvtag,
+			    MPI_Comm comm, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Isendrecv_replace_c";
 	MPI_Datatype t;
-	int n, err = lm_check_comm(comm, "MPI_Isendrecv_replace_c");
+	int n, err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = lm_big("MPI_Isendrecv_replace_c", comm, count, datatype, &n, &t);
+		err = lm_big(fn, comm, count, datatype, &n, &t);
 	if (err)
 		return err;
-	err = MPI_Isendrecv_replace(buf, n, t, dest, sendtag, source, recvtag, comm,
-			request);
+	err = MPI_Isendrecv_replace(buf, n, t, dest, sendtag, source, recvtag,
+				    comm, request);
 	lm_big_drop(datatype, t);
 	return err;
 }
@@ -315,8 +334,9 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 		MPI_Message *message, MPI_Status *status)
 {
+	static const char fn[] = "MPI_Mrecv_c";
 	MPI_Datatype t;
-	int n, err = lm_big("MPI_Mrecv_c", NULL, count, datatype, &n, &t);
+	int n, err = lm_big(fn, NULL, count, datatype, &n, &t);
 
 	if (err)
 		return err;
@@ -326,10 +346,11 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
 }
 
 int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-		MPI_Message *message, MPI_Request *request)
+		 MPI_Message *message, MPI_Request *request)
 {
+	static const char fn[] = "MPI_Imrecv_c";
 	MPI_Datatype t;
-	int n, err = lm_big("MPI_Imrecv_c", NULL, count, datatype, &n, &t);
+	int n, err = lm_big(fn, NULL, count, datatype, &n, &t);
 
 	if (err)
 		return err;
