@@ -10,12 +10,13 @@
  * counts, and the int envelope refuses such a type), pack and unpack
  * (native and external32), the status queries.  A derived type of more
  * than 2^31 bytes: MPI_Type_size_c, MPI_Get_elements_c and
- * MPI_Get_count_c on a status of more than 2^31 elements.  A negative
- * count is MPI_ERR_COUNT.  bigmsg.c moves more than 2^31 bytes.
+ * MPI_Get_count_c on a status of more than 2^31 elements.  On an
+ * intercommunicator: Bcast_c, Gatherv_c, Scatter_c, Allgatherv_c.  A
+ * negative count is MPI_ERR_COUNT.  bigmsg.c moves more than 2^31 bytes.
  */
 #include <limits.h>
 
-#include "test.h"
+#include "inter_util.h"
 
 #define C 7		/* elements per block */
 
@@ -671,6 +672,57 @@ static void pack(void)
 		 MPI_ERR_COUNT, "MPI_Pack_external_size_c, count -2");
 }
 
+/* ---- On an intercommunicator (A's rank 0 the root) ------------------------ */
+
+static void inter(void)
+{
+	MPI_Comm ic = t_inter(0, 11, NULL);
+	int nr = t_rsize(), me = t_lrank(), root, i, j, k;
+	int s[64], r[64];
+	MPI_Count rc[8];
+	MPI_Aint rd[8];
+
+	root = t_in_a ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+	for (i = 0; i < C; i++)
+		s[i] = root == MPI_ROOT ? val(99, i) : -1;
+	MPI_OK(MPI_Bcast_c(s, C, MPI_INT, root, ic));
+	for (i = 0; i < C && !t_in_a; i++)
+		CHECK(s[i] == val(99, i), "inter bcast %d: %d", i, s[i]);
+
+	for (j = 0, k = 0; j < nr; j++) {
+		rc[j] = j + 1;
+		rd[j] = k;
+		k += j + 2;
+	}
+	for (i = 0; i <= me; i++)
+		s[i] = val(me, i);
+	memset(r, 0xff, sizeof(r));
+	MPI_OK(MPI_Gatherv_c(s, me + 1, MPI_INT, r, rc, rd, MPI_INT, root, ic));
+	if (root == MPI_ROOT)
+		for (j = 0; j < nr; j++)
+			for (i = 0; i <= j; i++)
+				CHECK(r[rd[j] + i] == val(j, i), "inter gatherv %d.%d",
+				      j, i);
+
+	for (j = 0; j < nr && root == MPI_ROOT; j++)
+		for (i = 0; i < C; i++)
+			s[j * C + i] = val(j, i);
+	memset(r, 0xff, sizeof(r));
+	MPI_OK(MPI_Scatter_c(s, C, MPI_INT, r, C, MPI_INT, root, ic));
+	for (i = 0; i < C && !t_in_a; i++)
+		CHECK(r[i] == val(me, i), "inter scatter %d: %d", i, r[i]);
+
+	for (i = 0; i <= me; i++)
+		s[i] = val(me + (t_in_a ? 0 : 50), i);
+	memset(r, 0xff, sizeof(r));
+	MPI_OK(MPI_Allgatherv_c(s, me + 1, MPI_INT, r, rc, rd, MPI_INT, ic));
+	for (j = 0; j < nr; j++)
+		for (i = 0; i <= j; i++)
+			CHECK(r[rd[j] + i] == val(j + (t_in_a ? 50 : 0), i),
+			      "inter allgatherv %d.%d", j, i);
+	MPI_OK(MPI_Comm_free(&ic));
+}
+
 int main(int argc, char **argv)
 {
 	int v;
@@ -683,5 +735,7 @@ int main(int argc, char **argv)
 	p2p();
 	for (v = 0; v < 3; v++)
 		coll(v);
+	if (t_size >= 2)
+		inter();
 	return t_done();
 }
