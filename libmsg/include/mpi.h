@@ -1560,6 +1560,32 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf,
 			  MPI_Count outcount, MPI_Datatype datatype);
 int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
 			     MPI_Datatype datatype, MPI_Count *size);
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     MPI_Count recvcount, MPI_Datatype recvtype,
+			     MPI_Comm comm);
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+			      MPI_Datatype sendtype, void *recvbuf,
+			      MPI_Count recvcount, MPI_Datatype recvtype,
+			      MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+				  MPI_Datatype sendtype, void *recvbuf,
+				  MPI_Count recvcount, MPI_Datatype recvtype,
+				  MPI_Comm comm, MPI_Info info,
+				  MPI_Request *request);
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+			    MPI_Datatype sendtype, void *recvbuf,
+			    MPI_Count recvcount, MPI_Datatype recvtype,
+			    MPI_Comm comm);
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     MPI_Count recvcount, MPI_Datatype recvtype,
+			     MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+				 MPI_Datatype sendtype, void *recvbuf,
+				 MPI_Count recvcount, MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request);
 int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
 		    MPI_Count *count);
 int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,

@@ -5,7 +5,8 @@
  * point to point (each send mode, blocking, nonblocking, persistent;
  * sendrecv and its replace and nonblocking forms; Mrecv, Imrecv), the
  * collectives (blocking, nonblocking, persistent: each checked against
- * what it must give), the type constructors (each against its int twin:
+ * what it must give; neighbourhood allgather and alltoall on a ring),
+ * the type constructors (each against its int twin:
  * size, extent, packed bytes; the envelope and contents record large
  * counts, and the int envelope refuses such a type), pack and unpack
  * (native and external32), the status queries.  A derived type of more
@@ -431,6 +432,40 @@ static void coll(int v)
 	t_barrier();
 }
 
+/* ---- Neighbourhood: a periodic ring, left then right ------------------------ */
+
+static void nbr(int v)
+{
+	int n = t_size, me = t_rank, per = 1, left, right, i;
+	int s[2 * C], r[2 * C];
+	MPI_Comm ring;
+
+	MPI_OK(MPI_Cart_create(MPI_COMM_WORLD, 1, &n, &per, 0, &ring));
+	left = (me + n - 1) % n;
+	right = (me + 1) % n;
+	for (i = 0; i < C; i++)
+		s[i] = val(me, i);
+	memset(r, 0xff, sizeof(r));
+	RUN(v, MPI_Neighbor_allgather_c(s, C, MPI_INT, r, C, MPI_INT, ring),
+	    MPI_Ineighbor_allgather_c(s, C, MPI_INT, r, C, MPI_INT, ring, &_q),
+	    MPI_Neighbor_allgather_init_c(s, C, MPI_INT, r, C, MPI_INT, ring, I,
+					  &_q));
+	for (i = 0; i < C; i++)
+		CHECK(r[i] == val(left, i) && r[C + i] == val(right, i),
+		      "neighbor_allgather %d: %d %d", i, r[i], r[C + i]);
+	for (i = 0; i < 2 * C; i++)
+		s[i] = val(me, (i / C) * 100 + i % C);
+	memset(r, 0xff, sizeof(r));
+	RUN(v, MPI_Neighbor_alltoall_c(s, C, MPI_INT, r, C, MPI_INT, ring),
+	    MPI_Ineighbor_alltoall_c(s, C, MPI_INT, r, C, MPI_INT, ring, &_q),
+	    MPI_Neighbor_alltoall_init_c(s, C, MPI_INT, r, C, MPI_INT, ring, I,
+					 &_q));
+	for (i = 0; i < C; i++)
+		CHECK(r[i] == val(left, 100 + i) && r[C + i] == val(right, i),
+		      "neighbor_alltoall %d: %d %d", i, r[i], r[C + i]);
+	MPI_OK(MPI_Comm_free(&ring));
+}
+
 /* ---- Types, pack -------------------------------------------------------- */
 
 /* a and b (the _c and the int constructor's): same size, extent, data. */
@@ -733,8 +768,10 @@ int main(int argc, char **argv)
 	types();
 	pack();
 	p2p();
-	for (v = 0; v < 3; v++)
+	for (v = 0; v < 3; v++) {
 		coll(v);
+		nbr(v);
+	}
 	if (t_size >= 2)
 		inter();
 	return t_done();
