@@ -1307,6 +1307,349 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 			int target_count, MPI_Datatype target_datatype,
 			MPI_Op op, MPI_Win win, MPI_Request *request);
 
+/* ---- Large counts (MPI-4.0 section 2.5.8): the _c functions ---------------
+ * The same calls with MPI_Count counts and MPI_Aint displacements.  A
+ * count over INT_MAX moves as one element of a contiguous type of that
+ * many elements (libmsg/README.md, "Large counts").
+ */
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+	       int dest, int tag, MPI_Comm comm);
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		int dest, int tag, MPI_Comm comm);
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		int dest, int tag, MPI_Comm comm);
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		int dest, int tag, MPI_Comm comm);
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+	       int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		 int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		    int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype,
+		     int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+		int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+		    int source, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, int dest, int sendtag,
+		   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		   int source, int recvtag, MPI_Comm comm,
+		   MPI_Status *status);
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+			   int dest, int sendtag, int source, int recvtag,
+			   MPI_Comm comm, MPI_Status *status);
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount,
+		    MPI_Datatype sendtype, int dest, int sendtag,
+		    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		    int source, int recvtag, MPI_Comm comm,
+		    MPI_Request *request);
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+			    int dest, int sendtag, int source, int recvtag,
+			    MPI_Comm comm, MPI_Request *request);
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+		MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
+		 MPI_Message *message, MPI_Request *request);
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+		int root, MPI_Comm comm);
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+		 int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype,
+		     int root, MPI_Comm comm, MPI_Info info,
+		     MPI_Request *request);
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount,
+		 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		 MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm,
+		  MPI_Request *request);
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf,
+		      MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		      MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf,
+		  const MPI_Count recvcounts[], const MPI_Aint displs[],
+		  MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf,
+		   const MPI_Count recvcounts[], const MPI_Aint displs[],
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request);
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+		       MPI_Datatype sendtype, void *recvbuf,
+		       const MPI_Count recvcounts[], const MPI_Aint displs[],
+		       MPI_Datatype recvtype, int root, MPI_Comm comm,
+		       MPI_Info info, MPI_Request *request);
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request);
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount,
+		       MPI_Datatype sendtype, void *recvbuf,
+		       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		   const MPI_Aint displs[], MPI_Datatype sendtype,
+		   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		   int root, MPI_Comm comm);
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint displs[], MPI_Datatype sendtype,
+		    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		    int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint displs[], MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request);
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount,
+		     MPI_Datatype sendtype, void *recvbuf,
+		     MPI_Count recvcount, MPI_Datatype recvtype,
+		     MPI_Comm comm, MPI_Request *request);
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+			 MPI_Datatype sendtype, void *recvbuf,
+			 MPI_Count recvcount, MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+		     MPI_Datatype sendtype, void *recvbuf,
+		     const MPI_Count recvcounts[], const MPI_Aint displs[],
+		     MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf,
+		      const MPI_Count recvcounts[], const MPI_Aint displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request);
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+			  MPI_Datatype sendtype, void *recvbuf,
+			  const MPI_Count recvcounts[],
+			  const MPI_Aint displs[], MPI_Datatype recvtype,
+			  MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		   MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm,
+		    MPI_Request *request);
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+			MPI_Datatype sendtype, void *recvbuf,
+			MPI_Count recvcount, MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		    MPI_Comm comm);
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		     MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			 const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			 void *recvbuf, const MPI_Count recvcounts[],
+			 const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		    MPI_Comm comm);
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+		     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		     MPI_Comm comm, MPI_Request *request);
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			 const MPI_Aint sdispls[],
+			 const MPI_Datatype sendtypes[], void *recvbuf,
+			 const MPI_Count recvcounts[],
+			 const MPI_Aint rdispls[],
+			 const MPI_Datatype recvtypes[], MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request);
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		  MPI_Request *request);
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		      MPI_Datatype datatype, MPI_Op op, int root,
+		      MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		     MPI_Request *request);
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request);
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
+			 const MPI_Count recvcounts[], MPI_Datatype datatype,
+			 MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
+			  const MPI_Count recvcounts[], MPI_Datatype datatype,
+			  MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+			      const MPI_Count recvcounts[],
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			      MPI_Info info, MPI_Request *request);
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+			       MPI_Count recvcount, MPI_Datatype datatype,
+			       MPI_Op op, MPI_Comm comm);
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+				MPI_Count recvcount, MPI_Datatype datatype,
+				MPI_Op op, MPI_Comm comm,
+				MPI_Request *request);
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
+				    MPI_Count recvcount,
+				    MPI_Datatype datatype, MPI_Op op,
+				    MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request);
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		MPI_Request *request);
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		    MPI_Info info, MPI_Request *request);
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		  MPI_Request *request);
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+		      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		      MPI_Info info, MPI_Request *request);
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+		       MPI_Datatype datatype, MPI_Op op);
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+	       void *outbuf, MPI_Count outsize, MPI_Count *position,
+	       MPI_Comm comm);
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+		 void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+		 MPI_Comm comm);
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+		    MPI_Count *size);
+int MPI_Pack_external_c(const char datarep[], const void *inbuf,
+			MPI_Count incount, MPI_Datatype datatype,
+			void *outbuf, MPI_Count outsize, MPI_Count *position);
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf,
+			  MPI_Count insize, MPI_Count *position, void *outbuf,
+			  MPI_Count outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+			     MPI_Datatype datatype, MPI_Count *size);
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     MPI_Count recvcount, MPI_Datatype recvtype,
+			     MPI_Comm comm);
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
+			      MPI_Datatype sendtype, void *recvbuf,
+			      MPI_Count recvcount, MPI_Datatype recvtype,
+			      MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount,
+				  MPI_Datatype sendtype, void *recvbuf,
+				  MPI_Count recvcount, MPI_Datatype recvtype,
+				  MPI_Comm comm, MPI_Info info,
+				  MPI_Request *request);
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+			    MPI_Datatype sendtype, void *recvbuf,
+			    MPI_Count recvcount, MPI_Datatype recvtype,
+			    MPI_Comm comm);
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     MPI_Count recvcount, MPI_Datatype recvtype,
+			     MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
+				 MPI_Datatype sendtype, void *recvbuf,
+				 MPI_Count recvcount, MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request);
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+		    MPI_Count *count);
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count);
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
+			      MPI_Count count);
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
+			  MPI_Count *extent);
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+			       MPI_Count *true_extent);
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype,
+			  MPI_Datatype *newtype);
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength,
+		      MPI_Count stride, MPI_Datatype oldtype,
+		      MPI_Datatype *newtype);
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength,
+			      MPI_Count stride, MPI_Datatype oldtype,
+			      MPI_Datatype *newtype);
+int MPI_Type_indexed_c(MPI_Count count,
+		       const MPI_Count array_of_blocklengths[],
+		       const MPI_Count array_of_displacements[],
+		       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_c(MPI_Count count,
+			       const MPI_Count array_of_blocklengths[],
+			       const MPI_Count array_of_displacements[],
+			       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
+				    const MPI_Count array_of_displacements[],
+				    MPI_Datatype oldtype,
+				    MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
+				     const MPI_Count array_of_displacements[],
+				     MPI_Datatype oldtype,
+				     MPI_Datatype *newtype);
+int MPI_Type_create_struct_c(MPI_Count count,
+			     const MPI_Count array_of_blocklengths[],
+			     const MPI_Count array_of_displacements[],
+			     const MPI_Datatype array_of_types[],
+			     MPI_Datatype *newtype);
+int MPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
+			       const MPI_Count array_of_subsizes[],
+			       const MPI_Count array_of_starts[], int order,
+			       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray_c(int size, int rank, int ndims,
+			     const MPI_Count array_of_gsizes[],
+			     const int array_of_distribs[],
+			     const int array_of_dargs[],
+			     const int array_of_psizes[], int order,
+			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb,
+			      MPI_Count extent, MPI_Datatype *newtype);
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
+			    MPI_Count *num_addresses,
+			    MPI_Count *num_large_counts,
+			    MPI_Count *num_datatypes, int *combiner);
+int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
+			    MPI_Count max_addresses,
+			    MPI_Count max_large_counts,
+			    MPI_Count max_datatypes, int array_of_integers[],
+			    MPI_Aint array_of_addresses[],
+			    MPI_Count array_of_large_counts[],
+			    MPI_Datatype array_of_datatypes[]);
+
 /* ---- The tool information interface (MPI_T) ------------------------------ */
 /*
  * MPI-3.1 chapter 14.3 and MPI-4.0's calls of chapter 15 (src/tool/):

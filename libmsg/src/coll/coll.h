@@ -329,5 +329,20 @@ extern __thread struct libmsg_request *lm_pcoll_into
 	__attribute__((tls_model("initial-exec")));
 int lm_pcoll_start(struct libmsg_request *req);
 void lm_pcoll_free(struct lm_pcoll *pc);
+/*
+ * A large-count _init call's converted arrays (mem, NULLs allowed) and
+ * the types it made (MPI_DATATYPE_NULL: none): the request's now,
+ * freed with it (the I variant it replays reads them at every start).
+ */
+void lm_pcoll_keep(MPI_Request r, void *const mem[4], MPI_Datatype *types,
+		   int ntypes);
+
+/* ---- coll_big.c: the large-count (_c) calls' shared steps ----------------- */
+
+/* This rank's side of a rooted collective is the root's. */
+int lm_coll_at_root(MPI_Comm comm, int root);
+/* A side's count and type (lm_big) where used, else what fits an int. */
+int lm_coll_big_side(const char *fn, MPI_Comm comm, int used,
+		     MPI_Count count, MPI_Datatype dt, int *n, MPI_Datatype *t);
 
 #endif /* LIBMSG_COLL_H */

@@ -43,10 +43,16 @@ struct lm_pcoll {
 	const int *scounts, *sdispls, *rcounts, *rdispls;
 	const MPI_Aint *sadispls, *radispls;	/* neighbour alltoallw */
 	const MPI_Datatype *stypes, *rtypes;	/* alltoallw */
+	/* A large-count call's arrays and types, made for it (lm_pcoll_keep). */
+	void *kept[4];
+	MPI_Datatype *kept_types;
+	int nkept_types;
 };
 
 __thread struct libmsg_request *lm_pcoll_into
 	__attribute__((tls_model("initial-exec")));
+
+static void pcoll_unkeep(struct lm_pcoll *pc);
 
 void lm_pcoll_free(struct lm_pcoll *pc)
 {
@@ -58,7 +64,32 @@ void lm_pcoll_free(struct lm_pcoll *pc)
 		lm_dt_release(pc->rtype);
 	if (pc->op)
 		lm_op_release(pc->op);
+	pcoll_unkeep(pc);
 	free(pc);
+}
+
+static void pcoll_unkeep(struct lm_pcoll *pc)
+{
+	int i;
+
+	for (i = 0; i < pc->nkept_types; i++)
+		if (pc->kept_types[i] != MPI_DATATYPE_NULL)
+			MPI_Type_free(&pc->kept_types[i]);
+	free(pc->kept_types);
+	for (i = 0; i < 4; i++)
+		free(pc->kept[i]);
+}
+
+void lm_pcoll_keep(MPI_Request r, void *const mem[4], MPI_Datatype *types,
+		   int ntypes)
+{
+	struct lm_pcoll *pc = r->pcoll;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		pc->kept[i] = mem[i];
+	pc->kept_types = types;
+	pc->nkept_types = ntypes;
 }
 
 /* The I variant of pc, run under the request lm_pcoll_into names. */

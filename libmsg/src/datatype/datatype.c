@@ -401,6 +401,24 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 	return MPI_SUCCESS;
 }
 
+/* MPI-4.0's large-count names of the three _x queries above. */
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+	return MPI_Type_size_x(datatype, size);
+}
+
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb,
+			  MPI_Count *extent)
+{
+	return MPI_Type_get_extent_x(datatype, lb, extent);
+}
+
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
+			       MPI_Count *true_extent)
+{
+	return MPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
+}
+
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
 	LM_GUARD();
@@ -467,6 +485,13 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 	return MPI_SUCCESS;
 }
 
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
+		    MPI_Count *count)
+{
+	LM_GUARD();
+	return count_of("MPI_Get_count_c", status, datatype, count);
+}
+
 /* Basic elements received: a partial last element counts what arrived. */
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 		       MPI_Count *count)
@@ -481,6 +506,12 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 	n = lm_dt_elements(datatype, (uint64_t)status->libmsg_count);
 	*count = n < 0 ? MPI_UNDEFINED : n;
 	return MPI_SUCCESS;
+}
+
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count)
+{
+	return MPI_Get_elements_x(status, datatype, count);
 }
 
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,

@@ -170,6 +170,22 @@ struct lm_ints {
 int lm_dt_made(const char *fn, int err, MPI_Datatype *newtype, int combiner,
 	       const struct lm_ints *ints, int npieces, const MPI_Aint *aints,
 	       int na, const MPI_Datatype *types, int nd);
+/*
+ * The same for the large-count constructors (MPI_Type_*_c): their
+ * integers, large counts and types; replaces a record already there.
+ */
+int lm_dt_made_c(const char *fn, int err, MPI_Datatype *newtype,
+		 int combiner, const int *ints, int ni, const MPI_Count *counts,
+		 int64_t nc, const MPI_Datatype *types, int nd);
+/*
+ * A large-count call's count elements of dt as *n elements of *t: dt
+ * itself while count fits in an int, else one element of a new
+ * committed contiguous type, which lm_big_drop(dt, *t) frees (an
+ * operation still using it holds it).  MPI_ERR_COUNT if count < 0.
+ */
+int lm_big(const char *fn, struct libmsg_comm *comm, MPI_Count count,
+	   MPI_Datatype dt, int *n, MPI_Datatype *t);
+void lm_big_drop(MPI_Datatype dt, MPI_Datatype t);
 /* The last hold on dt went: let go of what it was built from. */
 void lm_dt_contents_drop(MPI_Datatype dt);
 /* Keep a derived type alive while an operation uses it; no-ops on basic. */

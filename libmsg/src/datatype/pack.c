@@ -457,22 +457,73 @@ int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes)
 
 /* ---- MPI_Pack, MPI_Unpack, MPI_Pack_size ----------------------------------- */
 
-static int check_pack(const char *fn, int count, MPI_Datatype dt,
-		      MPI_Comm comm, const int *position)
+static int check_pack(const char *fn, int64_t count, MPI_Datatype dt,
+		      MPI_Comm comm, const int64_t *position)
 {
 	int err = lm_check_comm(comm, fn);
 
 	if (err)
 		return err;
 	if (count < 0)
-		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative", count);
+		return lm_error(comm, fn, MPI_ERR_COUNT, "count %lld is negative",
+				(long long)count);
 	if (lm_check_datatype(dt))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
 	if (!position)
 		return lm_error(comm, fn, MPI_ERR_ARG, "position is NULL");
 	if (*position < 0)
-		return lm_error(comm, fn, MPI_ERR_ARG, "position %d is negative",
-				*position);
+		return lm_error(comm, fn, MPI_ERR_ARG, "position %lld is negative",
+				(long long)*position);
+	return MPI_SUCCESS;
+}
+
+/* MPI_Pack and MPI_Pack_c: position in and out through *pos. */
+static int pack(const char *fn, const void *inbuf, int64_t incount,
+		MPI_Datatype datatype, void *outbuf, int64_t outsize,
+		int64_t *pos, MPI_Comm comm)
+{
+	uint64_t bytes;
+	int err = check_pack(fn, incount, datatype, comm, pos);
+
+	if (err)
+		return err;
+	bytes = (uint64_t)incount * (uint64_t)datatype->size;
+	if (outsize < 0 || (uint64_t)*pos + bytes > (uint64_t)outsize)
+		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
+				"%llu bytes do not fit at position %lld of %lld",
+				(unsigned long long)bytes, (long long)*pos,
+				(long long)outsize);
+	if (bytes && !outbuf)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
+	if (bytes && !inbuf && datatype->predefined)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
+	lm_dt_pack(inbuf, incount, datatype, (unsigned char *)outbuf + *pos);
+	*pos += (int64_t)bytes;
+	return MPI_SUCCESS;
+}
+
+static int unpack(const char *fn, const void *inbuf, int64_t insize,
+		  int64_t *pos, void *outbuf, int64_t outcount,
+		  MPI_Datatype datatype, MPI_Comm comm)
+{
+	uint64_t bytes;
+	int err = check_pack(fn, outcount, datatype, comm, pos);
+
+	if (err)
+		return err;
+	bytes = (uint64_t)outcount * (uint64_t)datatype->size;
+	if (insize < 0 || (uint64_t)*pos + bytes > (uint64_t)insize)
+		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
+				"%llu bytes to unpack at position %lld, but insize is %lld",
+				(unsigned long long)bytes, (long long)*pos,
+				(long long)insize);
+	if (bytes && !inbuf)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
+	if (bytes && !outbuf && datatype->predefined)
+		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
+	lm_dt_unpack((const unsigned char *)inbuf + *pos, bytes, outbuf,
+		     outcount, datatype);
+	*pos += (int64_t)bytes;
 	return MPI_SUCCESS;
 }
 
@@ -480,73 +531,105 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
 	     void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Pack";
-	uint64_t bytes;
-	int err = check_pack(fn, incount, datatype, comm, position);
+	int64_t pos = position ? *position : 0;
+	int err = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize,
+		       position ? &pos : NULL, comm);
 
-	if (err)
-		return err;
-	bytes = (uint64_t)incount * (uint64_t)datatype->size;
-	if (outsize < 0 || (uint64_t)*position + bytes > (uint64_t)outsize)
-		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
-				"%llu bytes do not fit at position %d of %d",
-				(unsigned long long)bytes, *position, outsize);
-	if (bytes && !outbuf)
-		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
-	if (bytes && !inbuf && datatype->predefined)
-		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
-	lm_dt_pack(inbuf, incount, datatype, (unsigned char *)outbuf + *position);
-	*position += (int)bytes;
-	return MPI_SUCCESS;
+	if (!err)
+		*position = (int)pos;	/* <= outsize */
+	return err;
+}
+
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+	       void *outbuf, MPI_Count outsize, MPI_Count *position,
+	       MPI_Comm comm)
+{
+	LM_GUARD();
+	int64_t pos = position ? *position : 0;
+	int err = pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize,
+		       position ? &pos : NULL, comm);
+
+	if (!err)
+		*position = pos;
+	return err;
 }
 
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
 	       int outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Unpack";
-	uint64_t bytes;
-	int err = check_pack(fn, outcount, datatype, comm, position);
+	int64_t pos = position ? *position : 0;
+	int err = unpack("MPI_Unpack", inbuf, insize, position ? &pos : NULL,
+			 outbuf, outcount, datatype, comm);
 
-	if (err)
-		return err;
-	bytes = (uint64_t)outcount * (uint64_t)datatype->size;
-	if (insize < 0 || (uint64_t)*position + bytes > (uint64_t)insize)
-		return lm_error(comm, fn, MPI_ERR_TRUNCATE,
-				"%llu bytes to unpack at position %d, but insize is %d",
-				(unsigned long long)bytes, *position, insize);
-	if (bytes && !inbuf)
-		return lm_error(comm, fn, MPI_ERR_BUFFER, "inbuf is NULL");
-	if (bytes && !outbuf && datatype->predefined)
-		return lm_error(comm, fn, MPI_ERR_BUFFER, "outbuf is NULL");
-	lm_dt_unpack((const unsigned char *)inbuf + *position, bytes, outbuf,
-		     outcount, datatype);
-	*position += (int)bytes;
-	return MPI_SUCCESS;
+	if (!err)
+		*position = (int)pos;	/* <= insize */
+	return err;
 }
 
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
+		 void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+		 MPI_Comm comm)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Pack_size";
+	int64_t pos = position ? *position : 0;
+	int err = unpack("MPI_Unpack_c", inbuf, insize, position ? &pos : NULL,
+			 outbuf, outcount, datatype, comm);
+
+	if (!err)
+		*position = pos;
+	return err;
+}
+
+static int pack_size(const char *fn, int64_t incount, MPI_Datatype datatype,
+		     MPI_Comm comm, int64_t max, int64_t *size)
+{
 	uint64_t bytes;
 	int err = lm_check_comm(comm, fn);
 
 	if (err)
 		return err;
 	if (incount < 0)
-		return lm_error(comm, fn, MPI_ERR_COUNT, "count %d is negative",
-				incount);
+		return lm_error(comm, fn, MPI_ERR_COUNT, "count %lld is negative",
+				(long long)incount);
 	if (!lm_datatype_valid(datatype))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s",
 				lm_datatype_why(datatype));
 	if (!size)
 		return lm_error(comm, fn, MPI_ERR_ARG, "size is NULL");
-	bytes = (uint64_t)incount * (uint64_t)datatype->size;
-	if (bytes > 0x7fffffff)
+	if (datatype->size &&
+	    (uint64_t)incount > (uint64_t)max / (uint64_t)datatype->size)
 		return lm_error(comm, fn, MPI_ERR_COUNT,
-				"%llu bytes do not fit in an int",
-				(unsigned long long)bytes);
-	*size = (int)bytes;
+				"%lld elements of %lld bytes do not fit in %s",
+				(long long)incount, (long long)datatype->size,
+				max == INT32_MAX ? "an int (MPI_Pack_size_c does)" :
+				"an MPI_Count");
+	bytes = (uint64_t)incount * (uint64_t)datatype->size;
+	*size = (int64_t)bytes;
 	return MPI_SUCCESS;
+}
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = pack_size("MPI_Pack_size", incount, datatype, comm, INT32_MAX,
+			    size ? &n : NULL);
+
+	if (!err)
+		*size = (int)n;
+	return err;
+}
+
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+		    MPI_Count *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = pack_size("MPI_Pack_size_c", incount, datatype, comm,
+			    INT64_MAX, size ? &n : NULL);
+
+	if (!err)
+		*size = n;
+	return err;
 }

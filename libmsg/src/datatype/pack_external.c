@@ -336,7 +336,7 @@ static uint64_t ext_bytes(MPI_Datatype dt)
 /* ---- The calls -------------------------------------------------------------- */
 
 /* The shared checks; *bytes: the external32 bytes of count elements. */
-static int check(const char *fn, const char *datarep, int count,
+static int check(const char *fn, const char *datarep, int64_t count,
 		 MPI_Datatype dt, uint64_t *bytes)
 {
 	uint64_t one;
@@ -349,23 +349,23 @@ static int check(const char *fn, const char *datarep, int count,
 				"data representation \"%.64s\": libmsg has \"external32\" only",
 				datarep);
 	if (count < 0)
-		return lm_error(NULL, fn, MPI_ERR_COUNT, "count %d is negative",
-				count);
+		return lm_error(NULL, fn, MPI_ERR_COUNT, "count %lld is negative",
+				(long long)count);
 	if (!lm_datatype_valid(dt))
 		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
 	one = ext_bytes(dt);
 	if (count && one > (uint64_t)INT64_MAX / (uint64_t)count)
 		return lm_error(NULL, fn, MPI_ERR_COUNT,
-				"%d elements are more than 2^63 bytes", count);
+				"%lld elements are more than 2^63 bytes",
+				(long long)count);
 	*bytes = one * (uint64_t)count;
 	return MPI_SUCCESS;
 }
 
-int MPI_Pack_external_size(const char datarep[], int incount,
-			   MPI_Datatype datatype, MPI_Aint *size)
+static int pack_external_size(const char *fn, const char datarep[],
+			      int64_t incount, MPI_Datatype datatype,
+			      int64_t *size)
 {
-	LM_GUARD();
-	static const char fn[] = "MPI_Pack_external_size";
 	uint64_t bytes;
 	int err = check(fn, datarep, incount, datatype, &bytes);
 
@@ -373,7 +373,71 @@ int MPI_Pack_external_size(const char datarep[], int incount,
 		return err;
 	if (!size)
 		return lm_error(NULL, fn, MPI_ERR_ARG, "size is NULL");
-	*size = (MPI_Aint)bytes;
+	*size = (int64_t)bytes;
+	return MPI_SUCCESS;
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount,
+			   MPI_Datatype datatype, MPI_Aint *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = pack_external_size("MPI_Pack_external_size", datarep, incount,
+				     datatype, size ? &n : NULL);
+
+	if (!err)
+		*size = (MPI_Aint)n;
+	return err;
+}
+
+int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount,
+			     MPI_Datatype datatype, MPI_Count *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = pack_external_size("MPI_Pack_external_size_c", datarep,
+				     incount, datatype, size ? &n : NULL);
+
+	if (!err)
+		*size = n;
+	return err;
+}
+
+/* Pack (pack: 1) or unpack count elements of dt at buf, *pos in ext. */
+static int external(const char *fn, int pk, const char datarep[],
+		    const void *buf, int64_t count, MPI_Datatype datatype,
+		    const void *ext, int64_t size, int64_t *pos)
+{
+	struct xwalk w = { .pack = pk };
+	uint64_t bytes;
+	int err = check(fn, datarep, count, datatype, &bytes);
+
+	if (err)
+		return err;
+	if (lm_check_datatype(datatype))
+		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s",
+				lm_datatype_why(datatype));
+	if (!pos || *pos < 0)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "position is %s",
+				pos ? "negative" : "NULL");
+	if (size < 0 || (uint64_t)*pos + bytes > (uint64_t)size)
+		return lm_error(NULL, fn, MPI_ERR_TRUNCATE, pk ?
+				"%llu bytes do not fit at position %lld of %lld" :
+				"%llu bytes to unpack at position %lld, but insize is %lld",
+				(unsigned long long)bytes, (long long)*pos,
+				(long long)size);
+	if (bytes && !ext)
+		return lm_error(NULL, fn, MPI_ERR_BUFFER, "%s is NULL",
+				pk ? "outbuf" : "inbuf");
+	if (bytes && !buf && datatype->predefined)
+		return lm_error(NULL, fn, MPI_ERR_BUFFER, "%s is NULL",
+				pk ? "inbuf" : "outbuf");
+	w.ext = (unsigned char *)ext + *pos;
+	walk(&w, buf, count, datatype);
+	if (w.err)
+		return lm_error(NULL, fn, w.err,
+				"a value does not fit its external32 size (MPI_LONG, MPI_UNSIGNED_LONG: 4 bytes, MPI_WCHAR: 2)");
+	*pos += (int64_t)bytes;
 	return MPI_SUCCESS;
 }
 
@@ -382,35 +446,27 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
 		      MPI_Aint *position)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Pack_external";
-	struct xwalk w = { .pack = 1 };
-	uint64_t bytes;
-	int err = check(fn, datarep, incount, datatype, &bytes);
+	int64_t pos = position ? *position : 0;
+	int err = external("MPI_Pack_external", 1, datarep, inbuf, incount,
+			   datatype, outbuf, outsize, position ? &pos : NULL);
 
-	if (err)
-		return err;
-	if (lm_check_datatype(datatype))
-		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s",
-				lm_datatype_why(datatype));
-	if (!position || *position < 0)
-		return lm_error(NULL, fn, MPI_ERR_ARG, "position is %s",
-				position ? "negative" : "NULL");
-	if (outsize < 0 || (uint64_t)*position + bytes > (uint64_t)outsize)
-		return lm_error(NULL, fn, MPI_ERR_TRUNCATE,
-				"%llu bytes do not fit at position %ld of %ld",
-				(unsigned long long)bytes, (long)*position,
-				(long)outsize);
-	if (bytes && !outbuf)
-		return lm_error(NULL, fn, MPI_ERR_BUFFER, "outbuf is NULL");
-	if (bytes && !inbuf && datatype->predefined)
-		return lm_error(NULL, fn, MPI_ERR_BUFFER, "inbuf is NULL");
-	w.ext = (unsigned char *)outbuf + *position;
-	walk(&w, inbuf, incount, datatype);
-	if (w.err)
-		return lm_error(NULL, fn, w.err,
-				"a value does not fit its external32 size (MPI_LONG, MPI_UNSIGNED_LONG: 4 bytes, MPI_WCHAR: 2)");
-	*position += (MPI_Aint)bytes;
-	return MPI_SUCCESS;
+	if (!err)
+		*position = (MPI_Aint)pos;
+	return err;
+}
+
+int MPI_Pack_external_c(const char datarep[], const void *inbuf,
+			MPI_Count incount, MPI_Datatype datatype, void *outbuf,
+			MPI_Count outsize, MPI_Count *position)
+{
+	LM_GUARD();
+	int64_t pos = position ? *position : 0;
+	int err = external("MPI_Pack_external_c", 1, datarep, inbuf, incount,
+			   datatype, outbuf, outsize, position ? &pos : NULL);
+
+	if (!err)
+		*position = pos;
+	return err;
 }
 
 int MPI_Unpack_external(const char datarep[], const void *inbuf,
@@ -418,30 +474,26 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf,
 			int outcount, MPI_Datatype datatype)
 {
 	LM_GUARD();
-	static const char fn[] = "MPI_Unpack_external";
-	struct xwalk w = { .pack = 0 };
-	uint64_t bytes;
-	int err = check(fn, datarep, outcount, datatype, &bytes);
+	int64_t pos = position ? *position : 0;
+	int err = external("MPI_Unpack_external", 0, datarep, outbuf, outcount,
+			   datatype, inbuf, insize, position ? &pos : NULL);
 
-	if (err)
-		return err;
-	if (lm_check_datatype(datatype))
-		return lm_error(NULL, fn, MPI_ERR_TYPE, "%s",
-				lm_datatype_why(datatype));
-	if (!position || *position < 0)
-		return lm_error(NULL, fn, MPI_ERR_ARG, "position is %s",
-				position ? "negative" : "NULL");
-	if (insize < 0 || (uint64_t)*position + bytes > (uint64_t)insize)
-		return lm_error(NULL, fn, MPI_ERR_TRUNCATE,
-				"%llu bytes to unpack at position %ld, but insize is %ld",
-				(unsigned long long)bytes, (long)*position,
-				(long)insize);
-	if (bytes && !inbuf)
-		return lm_error(NULL, fn, MPI_ERR_BUFFER, "inbuf is NULL");
-	if (bytes && !outbuf && datatype->predefined)
-		return lm_error(NULL, fn, MPI_ERR_BUFFER, "outbuf is NULL");
-	w.ext = (unsigned char *)inbuf + *position;
-	walk(&w, outbuf, outcount, datatype);
-	*position += (MPI_Aint)bytes;
-	return MPI_SUCCESS;
+	if (!err)
+		*position = (MPI_Aint)pos;
+	return err;
+}
+
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf,
+			  MPI_Count insize, MPI_Count *position, void *outbuf,
+			  MPI_Count outcount, MPI_Datatype datatype)
+{
+	LM_GUARD();
+	int64_t pos = position ? *position : 0;
+	int err = external("MPI_Unpack_external_c", 0, datarep, outbuf,
+			   outcount, datatype, inbuf, insize,
+			   position ? &pos : NULL);
+
+	if (!err)
+		*position = pos;
+	return err;
 }

@@ -97,37 +97,75 @@ int lm_bsend_start(struct libmsg_request *req, const char *fn)
 	return MPI_SUCCESS;
 }
 
-int MPI_Buffer_attach(void *buffer, int size)
+static int attach(const char *fn, void *buffer, int64_t size)
 {
-	LM_GUARD();
-	lm_check_init("MPI_Buffer_attach");
+	lm_check_init(fn);
 	if (size < 0)
-		return lm_error(NULL, "MPI_Buffer_attach", MPI_ERR_ARG,
-				"size %d is negative", size);
+		return lm_error(NULL, fn, MPI_ERR_ARG, "size %lld is negative",
+				(long long)size);
 	if (!buffer && size)
-		return lm_error(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
-				"buffer is NULL");
+		return lm_error(NULL, fn, MPI_ERR_BUFFER, "buffer is NULL");
 	if (bbase)
-		return lm_error(NULL, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+		return lm_error(NULL, fn, MPI_ERR_BUFFER,
 				"a buffer is already attached");
 	bbase = buffer;
 	bsize = (size_t)size;
 	return MPI_SUCCESS;
 }
 
-int MPI_Buffer_detach(void *buffer_addr, int *size)
+int MPI_Buffer_attach(void *buffer, int size)
 {
 	LM_GUARD();
-	lm_check_init("MPI_Buffer_detach");
+	return attach("MPI_Buffer_attach", buffer, size);
+}
+
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+	LM_GUARD();
+	return attach("MPI_Buffer_attach_c", buffer, size);
+}
+
+/* Blocks until every message in the buffer has been sent. */
+static int detach(const char *fn, void *buffer_addr, int64_t *size,
+		  int64_t max)
+{
+	lm_check_init(fn);
 	if (!buffer_addr || !size)
-		return lm_error(NULL, "MPI_Buffer_detach", MPI_ERR_ARG,
+		return lm_error(NULL, fn, MPI_ERR_ARG,
 				"buffer_addr or size is NULL");
-	/* Blocks until every message in the buffer has been sent. */
+	if (bsize > (uint64_t)max)
+		return lm_error(NULL, fn, MPI_ERR_COUNT,
+				"the buffer's %zu bytes do not fit in an int: MPI_Buffer_detach_c detaches it",
+				bsize);
 	while (!cds_list_empty(&chunks))
 		lm_progress_block();
 	*(void **)buffer_addr = bbase;
-	*size = (int)bsize;
+	*size = (int64_t)bsize;
 	bbase = NULL;
 	bsize = 0;
 	return MPI_SUCCESS;
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = detach("MPI_Buffer_detach", buffer_addr, size ? &n : NULL,
+			 INT32_MAX);
+
+	if (!err)
+		*size = (int)n;
+	return err;
+}
+
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+	LM_GUARD();
+	int64_t n = 0;
+	int err = detach("MPI_Buffer_detach_c", buffer_addr, size ? &n : NULL,
+			 INT64_MAX);
+
+	if (!err)
+		*size = n;
+	return err;
 }

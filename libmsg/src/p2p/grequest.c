@@ -252,6 +252,12 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
 	return MPI_Status_set_elements_x(status, datatype, count);
 }
 
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
+			      MPI_Count count)
+{
+	return MPI_Status_set_elements_x(status, datatype, count);
+}
+
 int MPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
 	lm_check_init("MPI_Status_set_cancelled");

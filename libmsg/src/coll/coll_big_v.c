@@ -1,0 +1,729 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The large-count v and w collectives of MPI-4.0 (MPI_Gatherv_c, ...):
+ * see coll_big.c.  Counts and displacements arrays are taken in a unit
+ * of g elements (g their greatest common divisor) when that brings them
+ * into an int; alltoallw's counts go peer by peer through lm_big, its
+ * byte displacements must fit in an int; reduce_scatter's counts must
+ * fit in an int.
+ */
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "coll/coll.h"
+
+static MPI_Count gcd(MPI_Count a, MPI_Count b)
+{
+	while (b) {
+		MPI_Count r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/* The v variants' arrays on one side, as ints of a unit type t. */
+struct vside {
+	int *counts, *displs;
+	MPI_Datatype dt, t;
+};
+
+static void vside_drop(struct vside *v)
+{
+	free(v->counts);
+	lm_big_drop(v->dt, v->t);
+	v->counts = v->displs = NULL;
+	v->t = v->dt;
+}
+
+static int vside(const char *fn, MPI_Comm comm, int used,
+		 const MPI_Count counts[], const MPI_Aint displs[],
+		 MPI_Datatype dt, struct vside *v)
+{
+	int n = comm->rsize, i, one, err;
+	MPI_Count g = 0, m = 0;
+
+	v->counts = v->displs = NULL;
+	v->dt = v->t = dt;
+	if (!used)
+		return MPI_SUCCESS;
+	if (!counts || !displs)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"a count or displacement array is NULL");
+	for (i = 0; i < n; i++) {
+		if (counts[i] < 0)
+			return lm_error(comm, fn, MPI_ERR_COUNT,
+					"count %lld for rank %d is negative",
+					(long long)counts[i], i);
+		if (displs[i] < 0)
+			return lm_error(comm, fn, MPI_ERR_ARG,
+					"displacement %lld for rank %d is negative",
+					(long long)displs[i], i);
+		g = gcd(gcd(g, counts[i]), displs[i]);
+		m = counts[i] > m ? counts[i] : m;
+		m = displs[i] > m ? displs[i] : m;
+	}
+	one = m <= INT_MAX;
+	if (!one && m / g > INT_MAX)
+		return lm_error(comm, fn, MPI_ERR_COUNT,
+				"counts and displacements up to %lld, in no unit that brings them into an int (Not yet)",
+				(long long)m);
+	v->counts = malloc(2 * (size_t)(n ? n : 1) * sizeof(int));
+	if (!v->counts)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	v->displs = v->counts + n;
+	if (one)
+		g = 1;
+	for (i = 0; i < n; i++) {
+		v->counts[i] = (int)(counts[i] / g);
+		v->displs[i] = (int)(displs[i] / g);
+	}
+	if (g > 1) {
+		err = lm_big(fn, comm, g, dt, &i, &v->t);
+		if (!err && v->t == dt) { /* g fits an int: make it a type */
+			err = MPI_Type_contiguous_c(g, dt, &v->t);
+			if (!err)
+				err = MPI_Type_commit(&v->t);
+		}
+		if (err) {
+			v->t = dt;
+			vside_drop(v);
+			return err;
+		}
+	}
+	return MPI_SUCCESS;
+}
+
+/*
+ * A persistent call's arrays and types go with its request (the int
+ * call's replay reads them at every start).  0, or MPI_ERR_NO_MEM with
+ * the request freed.
+ */
+static int keep(MPI_Comm comm, const char *fn, MPI_Request *request,
+		void *m0, void *m1, void *m2, void *m3, MPI_Datatype *own,
+		int nown)
+{
+	void *mem[4] = { m0, m1, m2, m3 };
+	MPI_Datatype *t = malloc((size_t)(nown ? nown : 1) * sizeof(*t));
+	int i;
+
+	if (!t) {
+		MPI_Request_free(request);
+		for (i = 0; i < 4; i++)
+			free(mem[i]);
+		for (i = 0; i < nown; i++)
+			if (own[i] != MPI_DATATYPE_NULL)
+				MPI_Type_free(&own[i]);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
+	for (i = 0; i < nown; i++)
+		t[i] = own[i];
+	lm_pcoll_keep(*request, mem, t, nown);
+	return MPI_SUCCESS;
+}
+
+/* The type vside made, or MPI_DATATYPE_NULL. */
+static MPI_Datatype vmade(const struct vside *v)
+{
+	return v->t != v->dt ? v->t : MPI_DATATYPE_NULL;
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf,
+		  const MPI_Count recvcounts[], const MPI_Aint displs[],
+		  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Gatherv_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount,
+			   sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
+		    recvtype, &v);
+	if (!err) {
+		err = MPI_Gatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
+				  v.t, root, comm);
+		vside_drop(&v);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf,
+		   const MPI_Count recvcounts[], const MPI_Aint displs[],
+		   MPI_Datatype recvtype, int root, MPI_Comm comm,
+		   MPI_Request *request)
+{
+	static const char fn[] = "MPI_Igatherv_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount,
+			   sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
+		    recvtype, &v);
+	if (!err) {
+		err = MPI_Igatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
+				   v.t, root, comm, request);
+		vside_drop(&v);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+		       MPI_Datatype sendtype, void *recvbuf,
+		       const MPI_Count recvcounts[], const MPI_Aint displs[],
+		       MPI_Datatype recvtype, int root, MPI_Comm comm,
+		       MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Gatherv_init_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), sendcount,
+			   sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), recvcounts, displs,
+		    recvtype, &v);
+	if (!err) {
+		err = MPI_Gatherv_init(sendbuf, sn, st, recvbuf, v.counts,
+				       v.displs, v.t, root, comm, info,
+				       request);
+		if (err)
+			vside_drop(&v);
+		else
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		   const MPI_Aint displs[], MPI_Datatype sendtype,
+		   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		   int root, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Scatterv_c";
+	struct vside v;
+	MPI_Datatype rt;
+	int rn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount,
+			   recvtype, &rn, &rt);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
+		    sendtype, &v);
+	if (!err) {
+		err = MPI_Scatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
+				   rn, rt, root, comm);
+		vside_drop(&v);
+	}
+	lm_big_drop(recvtype, rt);
+	return err;
+}
+
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint displs[], MPI_Datatype sendtype,
+		    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		    int root, MPI_Comm comm, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Iscatterv_c";
+	struct vside v;
+	MPI_Datatype rt;
+	int rn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount,
+			   recvtype, &rn, &rt);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
+		    sendtype, &v);
+	if (!err) {
+		err = MPI_Iscatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
+				    rn, rt, root, comm, request);
+		vside_drop(&v);
+	}
+	lm_big_drop(recvtype, rt);
+	return err;
+}
+
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint displs[], MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm,
+			MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Scatterv_init_c";
+	struct vside v;
+	MPI_Datatype rt;
+	int rn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, recvbuf != MPI_IN_PLACE &&
+			   (lm_comm_is_inter(comm) ? root >= 0 : 1), recvcount,
+			   recvtype, &rn, &rt);
+	if (err)
+		return err;
+	err = vside(fn, comm, lm_coll_at_root(comm, root), sendcounts, displs,
+		    sendtype, &v);
+	if (!err) {
+		err = MPI_Scatterv_init(sendbuf, v.counts, v.displs, v.t,
+					recvbuf, rn, rt, root, comm, info,
+					request);
+		if (err)
+			vside_drop(&v);
+		else
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+	}
+	lm_big_drop(recvtype, rt);
+	return err;
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+		     MPI_Datatype sendtype, void *recvbuf,
+		     const MPI_Count recvcounts[], const MPI_Aint displs[],
+		     MPI_Datatype recvtype, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Allgatherv_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
+	if (!err) {
+		err = MPI_Allgatherv(sendbuf, sn, st, recvbuf, v.counts,
+				     v.displs, v.t, comm);
+		vside_drop(&v);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf,
+		      const MPI_Count recvcounts[], const MPI_Aint displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request)
+{
+	static const char fn[] = "MPI_Iallgatherv_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
+	if (!err) {
+		err = MPI_Iallgatherv(sendbuf, sn, st, recvbuf, v.counts,
+				      v.displs, v.t, comm, request);
+		vside_drop(&v);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+			  MPI_Datatype sendtype, void *recvbuf,
+			  const MPI_Count recvcounts[], const MPI_Aint displs[],
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request)
+{
+	static const char fn[] = "MPI_Allgatherv_init_c";
+	struct vside v;
+	MPI_Datatype st;
+	int sn, err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = lm_coll_big_side(fn, comm, sendbuf != MPI_IN_PLACE,
+				       sendcount, sendtype, &sn, &st);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, displs, recvtype, &v);
+	if (!err) {
+		err = MPI_Allgatherv_init(sendbuf, sn, st, recvbuf, v.counts,
+					  v.displs, v.t, comm, info, request);
+		if (err)
+			vside_drop(&v);
+		else
+			err = keep(comm, fn, request, v.counts, NULL, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+	}
+	lm_big_drop(sendtype, st);
+	return err;
+}
+
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		    MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Alltoallv_c";
+	struct vside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = vside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtype, &s);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, rdispls, recvtype, &r);
+	if (!err) {
+		err = MPI_Alltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf,
+			       r.counts, r.displs, r.t, comm);
+		vside_drop(&r);
+	}
+	vside_drop(&s);
+	return err;
+}
+
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+		     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+		     MPI_Comm comm, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Ialltoallv_c";
+	struct vside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = vside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtype, &s);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, rdispls, recvtype, &r);
+	if (!err) {
+		err = MPI_Ialltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf,
+			       r.counts, r.displs, r.t, comm, request);
+		vside_drop(&r);
+	}
+	vside_drop(&s);
+	return err;
+}
+
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			 const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			 void *recvbuf, const MPI_Count recvcounts[],
+			 const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Alltoallv_init_c";
+	struct vside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = vside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtype, &s);
+	if (err)
+		return err;
+	err = vside(fn, comm, 1, recvcounts, rdispls, recvtype, &r);
+	if (!err) {
+		err = MPI_Alltoallv_init(sendbuf, s.counts, s.displs, s.t,
+					 recvbuf, r.counts, r.displs, r.t, comm,
+					 info, request);
+		if (err) {
+			vside_drop(&r);
+		} else {
+			err = keep(comm, fn, request, s.counts, r.counts, NULL,
+				   NULL, (MPI_Datatype[]){ vmade(&s),
+				   vmade(&r) }, 2);
+			return err;	/* s and r are the request's, or gone */
+		}
+	}
+	vside_drop(&s);
+	return err;
+}
+
+/* Alltoallw's side: counts through lm_big peer by peer, displacements ints. */
+struct wside {
+	int *counts, *displs;
+	MPI_Datatype *types;
+	const MPI_Datatype *given;
+	int n;
+};
+
+static void wside_drop(struct wside *w)
+{
+	int i;
+
+	if (w->types)
+		for (i = 0; i < w->n; i++)
+			lm_big_drop(w->given[i], w->types[i]);
+	free(w->counts);
+	free(w->types);
+	w->counts = NULL;
+	w->types = NULL;
+}
+
+static int wside(const char *fn, MPI_Comm comm, int used,
+		 const MPI_Count counts[], const MPI_Aint displs[],
+		 const MPI_Datatype types[], struct wside *w)
+{
+	int i, err;
+
+	w->counts = w->displs = NULL;
+	w->types = NULL;
+	w->given = types;
+	w->n = 0;
+	if (!used)
+		return MPI_SUCCESS;
+	if (!counts || !displs || !types)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"a count, displacement or type array is NULL");
+	w->counts = malloc(2 * (size_t)(comm->rsize ? comm->rsize : 1) *
+			   sizeof(int));
+	w->types = calloc((size_t)(comm->rsize ? comm->rsize : 1),
+			  sizeof(MPI_Datatype));
+	if (!w->counts || !w->types) {
+		wside_drop(w);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
+	w->displs = w->counts + comm->rsize;
+	for (i = 0; i < comm->rsize; i++) {
+		if (displs[i] > INT_MAX || displs[i] < INT_MIN) {
+			err = lm_error(comm, fn, MPI_ERR_COUNT,
+				       "displacement %lld bytes for rank %d: beyond an int (Not yet)",
+				       (long long)displs[i], i);
+		} else {
+			w->displs[i] = (int)displs[i];
+			err = lm_big(fn, comm, counts[i], types[i],
+				     &w->counts[i], &w->types[i]);
+		}
+		if (err) {
+			w->n = i;
+			wside_drop(w);
+			return err;
+		}
+	}
+	w->n = comm->rsize;
+	return MPI_SUCCESS;
+}
+
+/* keep() for alltoallw's two sides: the types made, listed. */
+static int keep_w(MPI_Comm comm, const char *fn, MPI_Request *request,
+		  struct wside *s, struct wside *r)
+{
+	int n = s->n + r->n, i, err;
+	MPI_Datatype *own = malloc((size_t)(n ? n : 1) * sizeof(*own));
+
+	if (!own) {
+		MPI_Request_free(request);
+		wside_drop(s);
+		wside_drop(r);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
+	for (i = 0; i < s->n; i++)
+		own[i] = s->types[i] != s->given[i] ? s->types[i] :
+			MPI_DATATYPE_NULL;
+	for (i = 0; i < r->n; i++)
+		own[s->n + i] = r->types[i] != r->given[i] ? r->types[i] :
+			MPI_DATATYPE_NULL;
+	err = keep(comm, fn, request, s->counts, r->counts, s->types, r->types,
+		   own, n);
+	free(own);
+	return err;
+}
+
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+		    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		    void *recvbuf, const MPI_Count recvcounts[],
+		    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		    MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Alltoallw_c";
+	struct wside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = wside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtypes, &s);
+	if (err)
+		return err;
+	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
+	if (!err) {
+		err = MPI_Alltoallw(sendbuf, s.counts, s.displs, s.types,
+				    recvbuf, r.counts, r.displs, r.types, comm);
+		wside_drop(&r);
+	}
+	wside_drop(&s);
+	return err;
+}
+
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+		     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		     void *recvbuf, const MPI_Count recvcounts[],
+		     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		     MPI_Comm comm, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Ialltoallw_c";
+	struct wside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = wside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtypes, &s);
+	if (err)
+		return err;
+	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
+	if (!err) {
+		err = MPI_Ialltoallw(sendbuf, s.counts, s.displs, s.types,
+				     recvbuf, r.counts, r.displs, r.types, comm,
+				     request);
+		wside_drop(&r);
+	}
+	wside_drop(&s);
+	return err;
+}
+
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
+			 const MPI_Aint sdispls[],
+			 const MPI_Datatype sendtypes[], void *recvbuf,
+			 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			 const MPI_Datatype recvtypes[], MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Alltoallw_init_c";
+	struct wside s, r;
+	int err = lm_check_comm(comm, fn);
+
+	if (!err)
+		err = wside(fn, comm, sendbuf != MPI_IN_PLACE, sendcounts,
+			    sdispls, sendtypes, &s);
+	if (err)
+		return err;
+	err = wside(fn, comm, 1, recvcounts, rdispls, recvtypes, &r);
+	if (!err) {
+		err = MPI_Alltoallw_init(sendbuf, s.counts, s.displs, s.types,
+					 recvbuf, r.counts, r.displs, r.types,
+					 comm, info, request);
+		if (err) {
+			wside_drop(&r);
+		} else {
+			err = keep_w(comm, fn, request, &s, &r);
+			return err;	/* s and r are the request's, or gone */
+		}
+	}
+	wside_drop(&s);
+	return err;
+}
+
+/* Reduce_scatter's recvcounts (the same on every rank) as ints. */
+static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
+{
+	int *out, i;
+
+	if (!c) {
+		lm_error(comm, fn, MPI_ERR_ARG, "recvcounts is NULL");
+		return NULL;
+	}
+	out = malloc((size_t)(comm->size ? comm->size : 1) * sizeof(*out));
+	if (!out) {
+		lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < comm->size; i++) {
+		if (c[i] < 0 || c[i] > INT_MAX) {
+			lm_error(comm, fn, MPI_ERR_COUNT, c[i] < 0 ?
+				 "count %lld for rank %d is negative" :
+				 "count %lld for rank %d: libmsg's reduce_scatter takes at most INT_MAX (Not yet)",
+				 (long long)c[i], i);
+			free(out);
+			return NULL;
+		}
+		out[i] = (int)c[i];
+	}
+	return out;
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
+			 const MPI_Count recvcounts[], MPI_Datatype datatype,
+			 MPI_Op op, MPI_Comm comm)
+{
+	static const char fn[] = "MPI_Reduce_scatter_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Reduce_scatter(sendbuf, recvbuf, c, datatype, op, comm);
+	free(c);
+	return err;
+}
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
+			  const MPI_Count recvcounts[], MPI_Datatype datatype,
+			  MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Ireduce_scatter_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Ireduce_scatter(sendbuf, recvbuf, c, datatype, op, comm,
+				  request);
+	free(c);
+	return err;
+}
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
+			      const MPI_Count recvcounts[],
+			      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			      MPI_Info info, MPI_Request *request)
+{
+	static const char fn[] = "MPI_Reduce_scatter_init_c";
+	int *c, err = lm_check_comm(comm, fn);
+
+	if (err)
+		return err;
+	c = rs_counts(fn, comm, recvcounts);
+	if (!c)
+		return MPI_ERR_COUNT;
+	err = MPI_Reduce_scatter_init(sendbuf, recvbuf, c, datatype, op, comm,
+				      info, request);
+	if (err)
+		free(c);
+	else
+		lm_pcoll_keep(*request, (void *[4]){ c, NULL, NULL, NULL },
+			      NULL, 0);
+	return err;
+}
