@@ -6,7 +6,8 @@
 # file's format, and that a job takes its parameters from
 # MPICHAN_COLL_PARAMS: an 8-byte allreduce goes through the collective
 # area when a cache-line handoff is cheap and by recursive doubling when
-# it is dear, at 2 and 4 ranks; a bad file stops MPI_Init.
+# it is dear, at 2 and 4 ranks, and through the area when forced
+# (MPICHAN_COLL_ALLREDUCE=area) however dear; a bad file stops MPI_Init.
 . "$(dirname "$0")/test.bash"
 
 cases() {
@@ -32,6 +33,10 @@ run_case() {
 			printf 'alpha_us 1\nline_ns 100000\nline_far_ns 100000\n' > "$f"
 			t_job 60 MPICHAN_COLL_PARAMS="$f" -n "$np" "$bin/collcost" recursive_doubling
 			t_status 0 "dear lines, -n $np"
+			# A forced algorithm runs whatever the models say.
+			t_job 60 MPICHAN_COLL_PARAMS="$f" MPICHAN_COLL_ALLREDUCE=area \
+				-n "$np" "$bin/collcost" area
+			t_status 0 "dear lines, area forced, -n $np"
 		done
 		printf 'latency 3\n' > "$f"
 		t_job 60 MPICHAN_COLL_PARAMS="$f" -n 2 "$bin/collcost" area
