@@ -9,6 +9,9 @@
 # make bench-mpi  build, then MPI-level latency, bandwidth and CPU use of
 #                 libmsg (device and fallback), Open MPI and MPICH in one
 #                 VM boot (tools/bench/run-mpi)
+# make bench-native build, then the OSU-style table of libmsg, Open MPI and
+#                 MPICH natively on this machine, 2 ranks to every core
+#                 and one oversubscribed count (tools/bench/run-native)
 # make lint       checkpatch and sparse over the module and the uapi, groff over man/
 # make module     just kernel/mpichan.ko (KDIR=... to pick the headers)
 
@@ -23,7 +26,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools libmsg examples check check-debug run soak bench-mpi lint clean ksrc deps
+.PHONY: all module user selftests tools libmsg examples check check-debug run soak bench-mpi bench-native lint clean ksrc deps
 
 all: module user
 
@@ -68,6 +71,9 @@ soak: all
 
 bench-mpi: all
 	tools/bench/run-mpi
+
+bench-native: libmsg tools
+	tools/bench/run-native
 
 lint: ksrc module
 	tools/test/lint

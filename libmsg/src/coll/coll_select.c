@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Which algorithm runs a collective.  The rules below are read top to
- * bottom: the first whose communicator size and message size limits
- * hold and whose algorithm can run this call wins.  The limits come
- * from the collective benchmarks in Documentation/performance.md.
+ * Which algorithm runs a collective: of the algorithms that can run
+ * this call, the one whose cost model (coll_cost.c; each algorithm
+ * file's opening comment states its own) is cheapest for the
+ * communicator size, the message size, the job's ranks per CPU and
+ * whether the ranks share a cache, with the machine's parameters:
+ * built in, or measured by tools/bench/coll-params into a file that
+ * MPICHAN_COLL_PARAMS=FILE names.  lm_coll_choose() is that choice as a
+ * pure function (selftests/libmsg/collcost checks its decisions).
  *
  * MPICHAN_COLL_<COLLECTIVE>=<algorithm> (e.g. MPICHAN_COLL_ALLREDUCE=ring)
  * forces an algorithm for testing and tuning; when it cannot run a call
- * (a ring reduction with a non-commutative op, say) the rules decide.
+ * (a ring reduction with a non-commutative op, say) the models decide.
  * An unknown name is an error at MPI_Init.
  */
 
@@ -16,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "coll/algo/algo.h"
+#include "coll/coll_cost.h"
 
 /* Can this algorithm run this call? */
 typedef int (*lm_usable_fn)(const struct libmsg_comm *c,
@@ -182,76 +189,6 @@ static struct lm_coll_desc colls[LM_NCOLL] = {
 };
 #undef D
 
-#define ANY	0xffffffffffffffffULL
-
-/* The default choices: first match wins (max_ranks, max_bytes inclusive). */
-struct lm_rule {
-	enum lm_coll coll;
-	int max_ranks;
-	unsigned long long max_bytes;
-	const char *algo;
-};
-
-/*
- * Read first where the job has more ranks than CPUs.  There a round of
- * an algorithm costs a pass of the scheduler over the ranks sharing a
- * CPU, whatever it moves, so the fewest dependent rounds win: in the VM
- * (2 vCPUs, 4 and 8 ranks) linear alltoall beat Bruck and pairwise at
- * every size to 32 KiB by 1.3-4x, and recursive doubling or Bruck beat
- * the ring allgather at 32 KiB.
- */
-static const struct lm_rule oversub_rules[] = {
-	{ LM_ALLTOALL,		0x7fffffff, ANY,	"linear" },
-	{ LM_ALLGATHER,		0x7fffffff, ANY,	"recursive_doubling" },
-	{ LM_ALLGATHER,		0x7fffffff, ANY,	"bruck" },
-};
-
-static const struct lm_rule rules[] = {
-	/*
-	 * Blocking, small, and the communicator holds a channel.  Not for
-	 * bcast and reduce: there the area makes every rank wait for the
-	 * last, where messages let the root's leaves go (in the VM, 8 B
-	 * bcast on 4 ranks: 45 us against 3.5 us).
-	 */
-	{ LM_BARRIER,		0x7fffffff, ANY,	"area" },
-	{ LM_ALLREDUCE,		0x7fffffff, ANY,	"area" },
-	{ LM_BARRIER,		0x7fffffff, ANY,	"dissemination" },
-	{ LM_BCAST,		0x7fffffff, 16384,	"binomial" },
-	{ LM_BCAST,		3,	    ANY,	"binomial" },
-	/* In the VM scatter_allgather led up to 256 KiB, direct from 1 MiB. */
-	{ LM_BCAST,		0x7fffffff, 262144,	"scatter_allgather" },
-	{ LM_BCAST,		0x7fffffff, ANY,	"direct" },
-	{ LM_BCAST,		0x7fffffff, ANY,	"scatter_allgather" },
-	{ LM_GATHER,		0x7fffffff, ANY,	"binomial" },
-	{ LM_GATHERV,		0x7fffffff, ANY,	"linear" },
-	{ LM_SCATTER,		0x7fffffff, ANY,	"binomial" },
-	{ LM_SCATTERV,		0x7fffffff, ANY,	"linear" },
-	{ LM_ALLGATHER,		0x7fffffff, 8192,	"recursive_doubling" },
-	{ LM_ALLGATHER,		0x7fffffff, 8192,	"bruck" },
-	{ LM_ALLGATHER,		0x7fffffff, ANY,	"ring" },
-	{ LM_ALLGATHERV,	0x7fffffff, ANY,	"ring" },
-	/* Two ranks: one exchange either way; linear posts it at once. */
-	{ LM_ALLTOALL,		2,	    ANY,	"linear" },
-	{ LM_ALLTOALL,		0x7fffffff, 256,	"bruck" },
-	{ LM_ALLTOALL,		0x7fffffff, ANY,	"pairwise" },
-	{ LM_ALLTOALLV,		0x7fffffff, ANY,	"pairwise" },
-	{ LM_ALLTOALLW,		0x7fffffff, ANY,	"pairwise" },
-	{ LM_REDUCE,		0x7fffffff, 65536,	"binomial" },
-	{ LM_REDUCE,		0x7fffffff, ANY,	"rabenseifner" },
-	{ LM_REDUCE,		0x7fffffff, ANY,	"binomial" },
-	{ LM_ALLREDUCE,		0x7fffffff, 4096,	"recursive_doubling" },
-	{ LM_ALLREDUCE,		0x7fffffff, ANY,	"rabenseifner" },
-	{ LM_ALLREDUCE,		0x7fffffff, ANY,	"recursive_doubling" },
-	{ LM_REDUCE_SCATTER,	0x7fffffff, ANY,	"halving" },
-	{ LM_REDUCE_SCATTER,	0x7fffffff, ANY,	"pairwise" },
-	{ LM_REDUCE_SCATTER,	0x7fffffff, ANY,	"reduce_scatterv" },
-	{ LM_REDUCE_SCATTER_BLOCK, 0x7fffffff, ANY,	"halving" },
-	{ LM_REDUCE_SCATTER_BLOCK, 0x7fffffff, ANY,	"pairwise" },
-	{ LM_REDUCE_SCATTER_BLOCK, 0x7fffffff, ANY,	"reduce_scatterv" },
-	{ LM_SCAN,		0x7fffffff, ANY,	"recursive_doubling" },
-	{ LM_EXSCAN,		0x7fffffff, ANY,	"recursive_doubling" },
-};
-
 static const struct lm_algo *find(const struct lm_coll_desc *d,
 				  const char *name)
 {
@@ -269,31 +206,76 @@ static int usable(const struct lm_algo *al, const struct libmsg_comm *c,
 	return !al->usable || al->usable(c, a);
 }
 
-#define NRULES (sizeof(rules) / sizeof(rules[0]))
-#define NOVERSUB (sizeof(oversub_rules) / sizeof(oversub_rules[0]))
+static struct lm_cost_params params;
+static double over = 1;		/* the job's ranks per CPU */
+static int cache_cpus;		/* CPUs sharing the last-level cache, 0: unknown */
 
-/* Each rule's algorithm, looked up once (a collective call makes no strcmp). */
-static const struct lm_algo *rule_algo[NRULES];
-static const struct lm_algo *oversub_algo[NOVERSUB];
+/* Each algorithm's cost model, looked up once. */
+#define LM_MAX_ALGOS	8
+static lm_cost_fn cost_of[LM_NCOLL][LM_MAX_ALGOS];
 
-/* The first of n rules (algorithms al[]) that takes this call, or NULL. */
-static const struct lm_algo *pick(const struct lm_rule *r,
-				  const struct lm_algo *const *al, size_t n,
-				  enum lm_coll c, const struct libmsg_comm *comm,
-				  const struct lm_coll_args *a)
+lm_cost_fn lm_coll_cost_fn(enum lm_coll c, int i)
 {
-	size_t i;
+	return i >= 0 && i < colls[c].nalgos && i < LM_MAX_ALGOS ?
+		cost_of[c][i] : NULL;
+}
 
-	for (i = 0; i < n; i++) {
-		if (r[i].coll != c || comm->size > r[i].max_ranks ||
-		    a->bytes > r[i].max_bytes || !al[i])
+int lm_coll_choose(enum lm_coll c, const struct lm_cost_params *p,
+		   const struct lm_cost_case *k, unsigned int ok)
+{
+	int i, best = -1, n = colls[c].nalgos;
+	double cost, least = 0;
+
+	for (i = 0; i < n && i < LM_MAX_ALGOS; i++) {
+		if (!(ok & (1u << i)))
 			continue;
-		if (al[i]->device && lm.job.t != &lm_transport_mpichan)
-			continue;
-		if (usable(al[i], comm, a))
-			return al[i];
+		/* Unmodelled: only where nothing modelled can run. */
+		cost = cost_of[c][i] ? cost_of[c][i](p, k) : 1e300;
+		/* Equal but for rounding (two ranks): the earlier one. */
+		if (best < 0 || cost < least * (1 - 1e-9)) {
+			best = i;
+			least = cost;
+		}
 	}
-	return NULL;
+	return best;
+}
+
+/*
+ * CPUs that share CPU 0's last-level cache, from sysfs ("0-7,16-23");
+ * 0 when unknown.  The same on every rank: every rank decides alike.
+ */
+static int llc_cpus(void)
+{
+	char path[96], buf[256], *s;
+	int idx, best = 0, a, b, n;
+	FILE *f;
+
+	for (idx = 0; idx < 8; idx++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list",
+			 idx);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		s = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		if (!s)
+			continue;
+		for (n = 0; *s && *s != '\n';) {
+			a = (int)strtol(s, &s, 10);
+			b = a;
+			if (*s == '-')
+				b = (int)strtol(s + 1, &s, 10);
+			n += b - a + 1;
+			if (*s == ',')
+				s++;
+			else
+				break;
+		}
+		if (n > best)	/* the higher levels are shared wider */
+			best = n;
+	}
+	return best;
 }
 
 /* Read MPICHAN_COLL_<NAME> for every collective. */
@@ -304,12 +286,23 @@ int lm_coll_init(void)
 	size_t i, j;
 	int k;
 
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *why;
+
 	lm_cc_init();
-	for (i = 0; i < NRULES; i++)
-		rule_algo[i] = find(&colls[rules[i].coll], rules[i].algo);
-	for (i = 0; i < NOVERSUB; i++)
-		oversub_algo[i] = find(&colls[oversub_rules[i].coll],
-				       oversub_rules[i].algo);
+	for (k = 0; k < LM_NCOLL; k++)
+		for (j = 0; j < (size_t)colls[k].nalgos && j < LM_MAX_ALGOS; j++)
+			cost_of[k][j] = lm_cost_find((enum lm_coll)k,
+						     colls[k].algos[j].name);
+	lm_cost_defaults(&params);
+	params.eager = lm.eager;
+	v = getenv("MPICHAN_COLL_PARAMS");
+	if (v && *v && lm_cost_load(&params, v, &why))
+		lm_fatal("MPICHAN_COLL_PARAMS=%s: %s", v, why);
+	over = 1;
+	if (lm.oversubscribed && ncpu > 0)
+		over = (double)lm.job.nranks / (double)ncpu;
+	cache_cpus = llc_cpus();
 
 	for (k = 0; k < LM_NCOLL; k++) {
 		struct lm_coll_desc *d = &colls[k];
@@ -337,26 +330,59 @@ int lm_coll_init(void)
 }
 
 /* Calls each algorithm was picked for (MPI_T), by collective. */
-#define LM_MAX_ALGOS	8
 static uint64_t picked[LM_NCOLL][LM_MAX_ALGOS];
+
+/*
+ * The last choice per collective, (n, bytes, ok) and the algorithm
+ * packed in one word so that threads read it whole: a loop of equal
+ * calls evaluates the models once.  Bits: algorithm 0-2, ok 3-10, n
+ * 11-23, bytes 24-63.
+ */
+static uint64_t memo[LM_NCOLL];
+
+static int choose(enum lm_coll c, int n, uint64_t bytes, unsigned int ok)
+{
+	struct lm_cost_case k = {
+		.n = n, .bytes = bytes, .over = over,
+		.far = cache_cpus > 0 && n > cache_cpus,
+	};
+	uint64_t key, m;
+	int i;
+
+	if (n >= (1 << 13) || bytes >= (1ULL << 40))
+		return lm_coll_choose(c, &params, &k, ok);
+	key = (uint64_t)ok << 3 | (uint64_t)n << 11 | bytes << 24;
+	m = __atomic_load_n(&memo[c], __ATOMIC_RELAXED);
+	if (m && (m & ~7ULL) == key)
+		return (int)(m & 7);
+	i = lm_coll_choose(c, &params, &k, ok);
+	if (i >= 0)
+		__atomic_store_n(&memo[c], key | (uint64_t)i, __ATOMIC_RELAXED);
+	return i;
+}
 
 lm_algo_fn lm_coll_select(enum lm_coll c, const struct libmsg_comm *comm,
 			  const struct lm_coll_args *a)
 {
 	const struct lm_coll_desc *d = &colls[c];
 	const struct lm_algo *al = NULL;
+	unsigned int ok = 0;
+	int i;
 
 	if (d->forced && usable(d->forced, comm, a)) {
 		al = d->forced;
 	} else {
-		if (lm.oversubscribed)
-			al = pick(oversub_rules, oversub_algo, NOVERSUB, c,
-				  comm, a);
-		if (!al)
-			al = pick(rules, rule_algo, NRULES, c, comm, a);
-		/* The rules end with an algorithm that runs anything. */
-		if (!al)
-			al = &d->algos[d->nalgos - 1];
+		for (i = 0; i < d->nalgos && i < LM_MAX_ALGOS; i++) {
+			const struct lm_algo *x = &d->algos[i];
+
+			if (x->device && lm.job.t != &lm_transport_mpichan)
+				continue;
+			if (usable(x, comm, a))
+				ok |= 1u << i;
+		}
+		i = choose(c, comm->size, a->bytes, ok);
+		/* Every collective has an algorithm that runs anything. */
+		al = i >= 0 ? &d->algos[i] : &d->algos[d->nalgos - 1];
 	}
 	picked[c][al - d->algos]++;
 	return al->fn;

@@ -2,8 +2,9 @@
 /*
  * algo.h: the collective algorithms, one file per family, and what
  * they share.  Each appends rounds to a schedule (coll.h); each file's
- * opening comment states its algorithms' cost (latency and bandwidth
- * terms) and when the selection table (coll_select.c) picks them.
+ * opening comment states its algorithms' cost (latency, bandwidth and
+ * reduction terms), which coll_cost.c evaluates and coll_select.c
+ * chooses by.
  */
 #ifndef LIBMSG_COLL_ALGO_H
 #define LIBMSG_COLL_ALGO_H

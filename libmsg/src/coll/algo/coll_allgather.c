@@ -5,6 +5,16 @@
  * is relayed.  Blocks are a->bytes long (allgather) or a->rcounts[i]
  * bytes at a->rdispls[i] (allgatherv).  Own block first goes into
  * place, unless MPI_IN_PLACE put it there.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   recursive_doubling  lg (alpha + R) + (n - 1) b beta          (n a power of two)
+ *   bruck               lg (alpha + R) + (n - 1) b beta + n b beta (the last rotation)
+ *   ring                (n - 1) (msg(b) + R)
+ *   allgatherv linear   (n - 1) msg(b) + (n - 2) b beta + R (all posted at once:
+ *                       all but the first arrive unexpected, copied once more)
  */
 
 #include "coll/algo/algo.h"

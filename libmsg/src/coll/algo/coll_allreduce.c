@@ -7,6 +7,18 @@
  * left: both partners of an exchange compute lower op upper from the
  * same two operands.  The ring reduces each block on one rank only and
  * then copies it, so it is identical everywhere by construction.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   area                (n + 1) line + R + (2n + 1) b beta + (n - 1) b gamma
+ *                       (coll_area.c: the last to arrive reads and writes every slot)
+ *   recursive_doubling  lg p (msg(b) + b gamma + R) + fold, p = largest power of two
+ *                       <= n, fold = 2 (msg(b) + R) + b gamma when n != p
+ *   rabenseifner        coll_rsag.c
+ *   ring                2 (n - 1) (alpha + R) + 2 (n - 1) bytes(b / n) + (n - 1)/n b gamma
+ *   reduce_bcast        reduce binomial + bcast binomial
  */
 
 #include <string.h>

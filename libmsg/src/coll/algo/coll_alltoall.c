@@ -5,6 +5,16 @@
  * a->rbytes long; the v and w variants use byte counts and offsets
  * (a->scounts/sdispls, a->rcounts/rdispls).  MPI_IN_PLACE was turned
  * into a copy of the receive buffer by the API layer.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   bruck               lg (alpha + R) + lg bytes(n b / 2) + 2 lg (n / 2) b beta
+ *                       (packing, unpacking) + 2 n b beta (rotations)
+ *   pairwise            (n - 1) (msg(b) + R)
+ *   linear              (n - 1) msg(b) + (n - 2) b beta + R: one round, but all
+ *                       messages in flight at once arrive unexpected but the first
  */
 
 #include "coll/algo/algo.h"

@@ -3,6 +3,15 @@
  * Barrier algorithms.  Empty messages only; what matters is the
  * number of rounds (log2 n) and that no rank leaves before every rank
  * entered.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   dissemination       lg (alpha + R)
+ *   recursive_doubling  (lg p + 2 [n not a power of two]) (alpha + R)
+ *   area                (n + 1) line + R (coll_area.c: one counter, every rank's
+ *                       arrival a handoff of its cache line, then the release)
  */
 
 #include "coll/algo/algo.h"

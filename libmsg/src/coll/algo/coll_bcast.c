@@ -2,6 +2,19 @@
 /*
  * Broadcast algorithms.  Ranks are numbered relative to the root
  * (vrank 0 is the root) so every tree below is rooted at vrank 0.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   binomial            lg (msg(b) + R)
+ *   knomial (k = 4)     ceil(lg / 2) (3 msg(b) + R)
+ *   linear              (n - 1) msg(b) + R
+ *   scatter_allgather   lg (alpha + R) + (n - 1)/n bytes(b) + (n - 1) (msg(b / n) + R)
+ *   direct              rndv + (n - 1) alpha + 2 R + b beta max(1, (n - 1) / copies)
+ *                       (the receivers copy at once from one source: the memory
+ *                       system serves `copies` of them at full speed)
+ *   area                no model (coll_cost.c says why): only when forced
  */
 
 #include <errno.h>

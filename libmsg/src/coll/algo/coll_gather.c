@@ -5,6 +5,14 @@
  * from a->rcounts/rdispls (gatherv) or a->scounts/sdispls (scatterv).
  * The binomial trees work in vranks (rank - root), where each subtree
  * is a contiguous range, so a subtree's blocks travel as one message.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   binomial            lg (alpha + R) + (n - 1) bytes(b)   (gather and scatter)
+ *   linear              (n - 1) msg(b) + R
+ *   (the v variants have one algorithm each)
  */
 
 #include "coll/algo/algo.h"

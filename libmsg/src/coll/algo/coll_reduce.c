@@ -7,6 +7,15 @@
  * the same bits.  lm_op_apply() computes inout = in op inout: to put the
  * accumulator on the left it writes into the received block, and the
  * accumulator moves there (the two buffers swap roles, no copy).
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   binomial            lg (msg(b) + b gamma + R)
+ *   rabenseifner        coll_rsag.c
+ *   linear              (n - 1) (msg(b) + b gamma) + R
+ *   area                no model (coll_cost.c says why): only when forced
  */
 
 #include "coll/algo/algo.h"

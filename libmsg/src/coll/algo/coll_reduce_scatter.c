@@ -3,6 +3,14 @@
  * Reduce_scatter (and _block): the vector of a->count elements is the
  * concatenation of n blocks, block i (a->rcounts[i] elements) ends
  * reduced at rank i.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   halving             lg (alpha + R) + (n - 1) (bytes(b) + b gamma)   (b: a block)
+ *   pairwise            (n - 1) (msg(b) + b gamma + R)
+ *   reduce_scatterv     reduce binomial of n b + (n - 1) msg(b) + R
  */
 
 #include <stdlib.h>

@@ -8,6 +8,13 @@
  * first (coll_allreduce.c), as in Rabenseifner and Traeff's
  * "More efficient reduction algorithms for non-power-of-two numbers
  * of processors" (the simple variant).  Needs a commutative op.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   reduce, allreduce   2 lg p (alpha + R) + 2 (p - 1)/p bytes(b) + (p - 1)/p b gamma
+ *                       + (n != p: msg(b) + R + b gamma for the fold)
  */
 
 #include "coll/algo/algo.h"

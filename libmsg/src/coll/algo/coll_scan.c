@@ -4,6 +4,13 @@
  * v_0 op v_1 op ... op v_r (Exscan: up to v_(r-1); rank 0's buffer is
  * left alone).  The order is always rank order, so non-commutative ops
  * work.
+ *
+ * Cost (coll_cost.c has the terms: alpha a message, beta a byte copied,
+ * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
+ * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
+ * ring's second copy under the eager limit or else the handshake):
+ *   recursive_doubling  lg (msg(b) + 2 b gamma + R)   (scan and exscan)
+ *   linear              (n - 1) (msg(b) + b gamma + R)
  */
 
 #include "coll/algo/algo.h"
