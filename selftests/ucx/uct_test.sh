@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/ucx/uct_test.sh: the UCX transport uct_mpichan
+# (build/uct/libuct_mpichan.so, loaded with LD_PRELOAD), TAP.
+# With /dev/mpichan (in the VM, tools/test/vm-tests suite ucx):
+#   - ucx_info lists the mpichan transport;
+#   - ucx_perftest get and put_bw, zcopy, 1 MiB, between two processes
+#     over -x mpichan: they finish, and debugfs shows that the module's
+#     region copies moved the bytes (region_copies, region_bytes_out for
+#     get, region_bytes_in for put);
+#   - afterwards no region is left and no region page stays pinned.
+# Always:
+#   - a libuct_mpichan.so built for another UCX version registers nothing
+#     and says so in one line;
+#   - without the module (natively): a UCP get between two processes runs
+#     over UCX's own transports, each process saying in one line why
+#     mpichan is not used.
+# Exits 77 (nothing run) when UCX or the transport is not built.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+lib=$PWD/build/uct/libuct_mpichan.so
+badver=$PWD/build/uct/libuct_mpichan-badver.so
+stats=/sys/kernel/debug/mpichan/stats
+size=1048576
+iters=${UCT_TEST_ITERS:-200}
+port=$((20000 + $$ % 20000))
+
+if ! command -v ucx_perftest > /dev/null || [ ! -f "$lib" ] || [ ! -f "$badver" ]; then
+	echo "1..0 # SKIP UCX (ucx-utils) or build/uct not there"
+	exit 77
+fi
+if [ -e /dev/mpichan ] && [ -r "$stats" ]; then
+	mode=module
+	echo "1..6"
+else
+	mode=fallback
+	echo "1..2"
+fi
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+notok() { n=$((n + 1)); echo "not ok $n $*"; }
+stat() { awk -v k="$1:" '$1 == k { print $2 }' "$stats"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# perftest OUT ARGS...: server and client of one ucx_perftest run; true
+# when both finished well; the client's report and both stderrs in OUT.*.
+perftest() {
+	local out=$1 spid rc
+	shift
+	port=$((port + 1))
+	LD_PRELOAD=$lib timeout 300 ucx_perftest -p "$port" "$@" \
+		> "$out.srv" 2> "$out.srv.err" &
+	spid=$!
+	sleep 1
+	LD_PRELOAD=$lib timeout 300 ucx_perftest 127.0.0.1 -p "$port" "$@" \
+		> "$out.cli" 2> "$out.cli.err"
+	rc=$?
+	wait "$spid" || rc=1
+	[ "$rc" = 0 ] && grep -q '^Final:' "$out.cli" && return 0
+	cat "$out".* | sed 's/^/# /'
+	return 1
+}
+
+if [ "$mode" = module ]; then
+	if LD_PRELOAD=$lib ucx_info -d 2>&1 | grep -q 'Transport: mpichan'; then
+		ok "ucx_info lists the mpichan transport"
+	else
+		notok "ucx_info lists the mpichan transport"
+	fi
+	for t in get put_bw; do
+		c0=$(stat region_copies); i0=$(stat region_bytes_in); o0=$(stat region_bytes_out)
+		if ! perftest "$tmp/$t" -t "$t" -x mpichan -d memory -D zcopy \
+			-s "$size" -n "$iters" -w 10; then
+			notok "ucx_perftest -t $t -D zcopy over mpichan"
+			notok "$t: the bytes went through the module's region copies"
+			continue
+		fi
+		ok "ucx_perftest -t $t -D zcopy over mpichan: $(awk '/^Final:/ { print $6 " MB/s" }' "$tmp/$t.cli")"
+		c1=$(stat region_copies); i1=$(stat region_bytes_in); o1=$(stat region_bytes_out)
+		want=$(( (iters + 10) * size ))
+		if [ "$t" = get ]; then moved=$((o1 - o0)); else moved=$((i1 - i0)); fi
+		if [ $((c1 - c0)) -ge $((iters + 10)) ] && [ "$moved" -ge "$want" ]; then
+			ok "$t: the bytes went through the module's region copies ($((c1 - c0)) copies, $moved bytes)"
+		else
+			notok "$t: the bytes went through the module's region copies ($((c1 - c0)) copies, $moved bytes, want $want)"
+		fi
+	done
+	r=$(stat regions); p=$(stat region_pages)
+	if [ "$r" = 0 ] && [ "$p" = 0 ]; then
+		ok "nothing stays registered or pinned afterwards"
+	else
+		notok "nothing stays registered or pinned afterwards (regions $r, region_pages $p)"
+	fi
+fi
+
+LD_PRELOAD=$badver ucx_info -d > "$tmp/badver" 2> "$tmp/badver.err"
+if ! grep -q 'Transport: mpichan' "$tmp/badver" &&
+   [ "$(grep -c 'uct_mpichan: not used: built for UCX 0.0.0, this is UCX' "$tmp/badver.err")" = 1 ]; then
+	ok "built for another UCX version: refused in one line"
+else
+	sed 's/^/# /' "$tmp/badver.err"
+	notok "built for another UCX version: refused in one line"
+fi
+
+if [ "$mode" = fallback ]; then
+	if perftest "$tmp/ucp" -t ucp_get -D zcopy -s "$size" -n "$iters" -w 10 &&
+	   [ "$(grep -c '^uct_mpichan: not used: /dev/mpichan: No such file or directory$' "$tmp/ucp.srv.err")" = 1 ] &&
+	   [ "$(grep -c '^uct_mpichan: not used: /dev/mpichan: No such file or directory$' "$tmp/ucp.cli.err")" = 1 ]; then
+		ok "without the module a UCP get runs over UCX's own transports, one line says why"
+	else
+		sed 's/^/# /' "$tmp"/ucp.*err
+		notok "without the module a UCP get runs over UCX's own transports, one line says why"
+	fi
+fi
