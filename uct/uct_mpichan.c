@@ -29,6 +29,9 @@
 #include <uct/sm/scopy/base/scopy_ep.h>
 #include <ucs/debug/log.h>
 #include <ucs/debug/memtrack_int.h>
+#include <ucs/memory/rcache.h>
+#include <ucs/sys/sys.h>
+#include <ucm/api/ucm.h>
 
 #include <linux/mpichan.h>
 
@@ -39,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -55,10 +59,14 @@ extern uct_component_t uct_mpichan_component;
 typedef struct uct_mpichan_md {
 	struct uct_md super;
 	int fd;				/* /dev/mpichan, regions live on it */
+	ucs_rcache_t *rcache;		/* registration cache, or NULL */
+	ucs_linear_func_t reg_cost;
 } uct_mpichan_md_t;
 
 typedef struct uct_mpichan_md_config {
 	uct_md_config_t super;
+	ucs_ternary_auto_value_t rcache_enable;
+	uct_md_rcache_config_t rcache;
 } uct_mpichan_md_config_t;
 
 /* A registration (memh) and, packed, a remote key: what a peer needs. */
@@ -69,9 +77,21 @@ typedef struct uct_mpichan_key {
 	uint64_t length;
 } uct_mpichan_key_t;
 
+/* A region in the registration cache; its key is the memh. */
+typedef struct uct_mpichan_rcache_region {
+	ucs_rcache_region_t super;
+	uct_mpichan_key_t key;
+} uct_mpichan_rcache_region_t;
+
 static ucs_config_field_t uct_mpichan_md_config_table[] = {
 	{"", "", NULL, ucs_offsetof(uct_mpichan_md_config_t, super),
 	 UCS_CONFIG_TYPE_TABLE(uct_md_config_table)},
+	{"RCACHE", "try", "Keep registered regions in a registration cache "
+	 "(UCX drops them when the memory is unmapped)",
+	 ucs_offsetof(uct_mpichan_md_config_t, rcache_enable),
+	 UCS_CONFIG_TYPE_TERNARY},
+	{"", "", NULL, ucs_offsetof(uct_mpichan_md_config_t, rcache),
+	 UCS_CONFIG_TYPE_TABLE(uct_md_config_rcache_table)},
 	{NULL}
 };
 
@@ -128,9 +148,10 @@ uct_mpichan_query_md_resources(uct_component_t *component,
 					       num_resources_p);
 }
 
-static ucs_status_t uct_mpichan_md_query(uct_md_h md, uct_md_attr_t *attr)
+static ucs_status_t uct_mpichan_md_query(uct_md_h uct_md, uct_md_attr_t *attr)
 {
-	(void)md;
+	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
+
 	attr->rkey_packed_size     = sizeof(uct_mpichan_key_t);
 	attr->cap.flags            = UCT_MD_FLAG_REG | UCT_MD_FLAG_NEED_RKEY;
 	attr->cap.reg_mem_types    = UCS_BIT(UCS_MEMORY_TYPE_HOST);
@@ -139,24 +160,18 @@ static ucs_status_t uct_mpichan_md_query(uct_md_h md, uct_md_attr_t *attr)
 	attr->cap.detect_mem_types = 0;
 	attr->cap.max_alloc        = 0;
 	attr->cap.max_reg          = MPICHAN_REGION_MAX_BYTES;
-	/* Pinning: a fixed part and a part per byte (4 KiB pages). */
-	attr->reg_cost             = ucs_linear_func_make(1500e-9, 0.01e-9);
+	attr->reg_cost             = md->reg_cost;
 	memset(&attr->local_cpus, 0xff, sizeof(attr->local_cpus));
 	return UCS_OK;
 }
 
-static ucs_status_t uct_mpichan_mem_reg(uct_md_h uct_md, void *address,
-					size_t length, unsigned flags,
-					uct_mem_h *memh_p)
+static ucs_status_t uct_mpichan_reg(uct_mpichan_md_t *md, void *address,
+				    size_t length, int silent,
+				    uct_mpichan_key_t *k)
 {
-	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
 	struct mpichan_region_reg reg;
-	uct_mpichan_key_t *k;
 	int err;
 
-	k = ucs_malloc(sizeof(*k), "uct_mpichan_key_t");
-	if (!k)
-		return UCS_ERR_NO_MEMORY;
 	memset(&reg, 0, sizeof(reg));
 	reg.addr  = (uintptr_t)address;
 	reg.len   = length;
@@ -173,34 +188,130 @@ static ucs_status_t uct_mpichan_mem_reg(uct_md_h uct_md, void *address,
 	k->key     = reg.key;
 	k->address = (uintptr_t)address;
 	k->length  = length;
-	*memh_p    = k;
 	return UCS_OK;
 fail:
 	err = errno;
-	if (!(flags & UCT_MD_MEM_FLAG_HIDE_ERRORS))
+	if (!silent)
 		ucs_error("uct_mpichan: REGION_REG %p+%zu: %s", address, length,
 			  strerror(err));
-	ucs_free(k);
 	return err == ENOMEM ? UCS_ERR_NO_MEMORY : UCS_ERR_IO_ERROR;
+}
+
+static void uct_mpichan_dereg(uct_mpichan_md_t *md, uct_mpichan_key_t *k)
+{
+	struct mpichan_region_dereg d;
+
+	memset(&d, 0, sizeof(d));
+	d.handle = k->handle;
+	if (ioctl(md->fd, MPICHAN_IOC_REGION_DEREG, &d) < 0)
+		ucs_error("uct_mpichan: REGION_DEREG %llu: %m",
+			  (unsigned long long)k->handle);
+}
+
+static ucs_status_t uct_mpichan_mem_reg(uct_md_h uct_md, void *address,
+					size_t length, unsigned flags,
+					uct_mem_h *memh_p)
+{
+	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
+	uct_mpichan_key_t *k;
+	ucs_status_t status;
+
+	k = ucs_malloc(sizeof(*k), "uct_mpichan_key_t");
+	if (!k)
+		return UCS_ERR_NO_MEMORY;
+	status = uct_mpichan_reg(md, address, length,
+				 flags & UCT_MD_MEM_FLAG_HIDE_ERRORS, k);
+	if (status != UCS_OK) {
+		ucs_free(k);
+		return status;
+	}
+	*memh_p = k;
+	return UCS_OK;
 }
 
 static ucs_status_t
 uct_mpichan_mem_dereg(uct_md_h uct_md, const uct_md_mem_dereg_params_t *params)
 {
 	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
-	struct mpichan_region_dereg d;
-	uct_mpichan_key_t *k;
 
 	UCT_MD_MEM_DEREG_CHECK_PARAMS(params, 0);
-	k = params->memh;
-	memset(&d, 0, sizeof(d));
-	d.handle = k->handle;
-	if (ioctl(md->fd, MPICHAN_IOC_REGION_DEREG, &d) < 0)
-		ucs_error("uct_mpichan: REGION_DEREG %llu: %m",
-			  (unsigned long long)k->handle);
-	ucs_free(k);
+	uct_mpichan_dereg(md, params->memh);
+	ucs_free(params->memh);
 	return UCS_OK;
 }
+
+/* The same through the registration cache (whole pages, kept until the
+ * memory is unmapped or the cache evicts them). */
+static ucs_status_t uct_mpichan_rcache_mem_reg(uct_md_h uct_md, void *address,
+					       size_t length, unsigned flags,
+					       uct_mem_h *memh_p)
+{
+	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
+	ucs_rcache_region_t *r;
+	ucs_status_t status;
+
+	status = ucs_rcache_get(md->rcache, address, length,
+				PROT_READ | PROT_WRITE, &flags, &r);
+	if (status != UCS_OK)
+		return status;
+	*memh_p = &ucs_derived_of(r, uct_mpichan_rcache_region_t)->key;
+	return UCS_OK;
+}
+
+static ucs_status_t
+uct_mpichan_rcache_mem_dereg(uct_md_h uct_md,
+			     const uct_md_mem_dereg_params_t *params)
+{
+	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
+	uct_mpichan_rcache_region_t *r;
+
+	UCT_MD_MEM_DEREG_CHECK_PARAMS(params, 0);
+	r = ucs_container_of(params->memh, uct_mpichan_rcache_region_t, key);
+	ucs_rcache_region_put(md->rcache, &r->super);
+	return UCS_OK;
+}
+
+static ucs_status_t uct_mpichan_rcache_reg_cb(void *context, ucs_rcache_t *rcache,
+					      void *arg, ucs_rcache_region_t *rregion,
+					      uint16_t reg_flags)
+{
+	uct_mpichan_rcache_region_t *r = ucs_derived_of(rregion,
+							uct_mpichan_rcache_region_t);
+	unsigned flags = *(unsigned *)arg;
+
+	(void)rcache;
+	return uct_mpichan_reg(context, (void *)r->super.super.start,
+			       r->super.super.end - r->super.super.start,
+			       (flags & UCT_MD_MEM_FLAG_HIDE_ERRORS) ||
+			       (reg_flags & UCS_RCACHE_MEM_REG_HIDE_ERRORS),
+			       &r->key);
+}
+
+static void uct_mpichan_rcache_dereg_cb(void *context, ucs_rcache_t *rcache,
+					ucs_rcache_region_t *rregion)
+{
+	(void)rcache;
+	uct_mpichan_dereg(context, &ucs_derived_of(rregion,
+				uct_mpichan_rcache_region_t)->key);
+}
+
+static void uct_mpichan_rcache_dump_cb(void *context, ucs_rcache_t *rcache,
+				       ucs_rcache_region_t *rregion, char *buf,
+				       size_t max)
+{
+	uct_mpichan_key_t *k = &ucs_derived_of(rregion,
+					       uct_mpichan_rcache_region_t)->key;
+
+	(void)context;
+	(void)rcache;
+	snprintf(buf, max, "handle %llu", (unsigned long long)k->handle);
+}
+
+static ucs_rcache_ops_t uct_mpichan_rcache_ops = {
+	.mem_reg     = uct_mpichan_rcache_reg_cb,
+	.mem_dereg   = uct_mpichan_rcache_dereg_cb,
+	.dump_region = uct_mpichan_rcache_dump_cb,
+};
 
 static ucs_status_t
 uct_mpichan_mkey_pack(uct_md_h md, uct_mem_h memh,
@@ -241,6 +352,8 @@ static void uct_mpichan_md_close(uct_md_h uct_md)
 {
 	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
 
+	if (md->rcache)
+		ucs_rcache_destroy(md->rcache);
 	close(md->fd);		/* ends every region still registered on it */
 	ucs_free(md);
 }
@@ -250,6 +363,19 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 					const uct_md_config_t *config,
 					uct_md_h *md_p)
 {
+	const uct_mpichan_md_config_t *cfg = ucs_derived_of(config,
+							uct_mpichan_md_config_t);
+	static uct_md_ops_t rcache_ops = {
+		.close                  = uct_mpichan_md_close,
+		.query                  = uct_mpichan_md_query,
+		.mem_alloc              = (uct_md_mem_alloc_func_t)ucs_empty_function_return_unsupported,
+		.mem_free               = (uct_md_mem_free_func_t)ucs_empty_function_return_unsupported,
+		.mkey_pack              = uct_mpichan_mkey_pack,
+		.mem_reg                = uct_mpichan_rcache_mem_reg,
+		.mem_dereg              = uct_mpichan_rcache_mem_dereg,
+		.is_sockaddr_accessible = ucs_empty_function_return_zero_int,
+		.detect_memory_type     = ucs_empty_function_return_unsupported,
+	};
 	static uct_md_ops_t ops = {
 		.close                  = uct_mpichan_md_close,
 		.query                  = uct_mpichan_md_query,
@@ -261,12 +387,13 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 		.is_sockaddr_accessible = ucs_empty_function_return_zero_int,
 		.detect_memory_type     = ucs_empty_function_return_unsupported,
 	};
+	ucs_rcache_params_t rp;
 	uct_mpichan_md_t *md;
+	ucs_status_t status;
 	const char *why;
 	int fd;
 
 	(void)md_name;
-	(void)config;
 	why = uct_mpichan_probe(&fd);
 	if (why) {
 		ucs_error("uct_mpichan: %s", why);
@@ -282,7 +409,33 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 	md->super.ops       = &ops;
 	md->super.component = component;
 	md->fd              = fd;
-	*md_p               = &md->super;
+	md->rcache          = NULL;
+	/* Pinning: a fixed part and a part per byte (4 KiB pages). */
+	md->reg_cost        = ucs_linear_func_make(1500e-9, 0.01e-9);
+	if (cfg->rcache_enable != UCS_NO) {
+		uct_md_set_rcache_params(&rp, &cfg->rcache);
+		rp.region_struct_size = sizeof(uct_mpichan_rcache_region_t);
+		rp.max_alignment      = ucs_get_page_size();
+		rp.ucm_events         = UCM_EVENT_VM_UNMAPPED;
+		rp.context            = md;
+		rp.ops                = &uct_mpichan_rcache_ops;
+		status = ucs_rcache_create(&rp, "mpichan", ucs_stats_get_root(),
+					   &md->rcache);
+		if (status == UCS_OK) {
+			md->super.ops = &rcache_ops;
+			md->reg_cost  = ucs_linear_func_make(
+				uct_md_rcache_overhead(&cfg->rcache), 0);
+		} else if (cfg->rcache_enable == UCS_YES) {
+			ucs_error("uct_mpichan: registration cache: %s",
+				  ucs_status_string(status));
+			close(fd);
+			ucs_free(md);
+			return status;
+		} else {
+			md->rcache = NULL;
+		}
+	}
+	*md_p = &md->super;
 	return UCS_OK;
 }
 
