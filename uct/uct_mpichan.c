@@ -60,6 +60,7 @@ typedef struct uct_mpichan_md {
 	struct uct_md super;
 	int fd;				/* /dev/mpichan, regions live on it */
 	ucs_rcache_t *rcache;		/* registration cache, or NULL */
+	int rkey_ptr;			/* offer UCT_MD_FLAG_RKEY_PTR */
 	ucs_linear_func_t reg_cost;
 } uct_mpichan_md_t;
 
@@ -67,6 +68,7 @@ typedef struct uct_mpichan_md_config {
 	uct_md_config_t super;
 	ucs_ternary_auto_value_t rcache_enable;
 	uct_md_rcache_config_t rcache;
+	int rkey_ptr;
 } uct_mpichan_md_config_t;
 
 /* A registration (memh) and, packed, a remote key: what a peer needs. */
@@ -92,6 +94,9 @@ static ucs_config_field_t uct_mpichan_md_config_table[] = {
 	 UCS_CONFIG_TYPE_TERNARY},
 	{"", "", NULL, ucs_offsetof(uct_mpichan_md_config_t, rcache),
 	 UCS_CONFIG_TYPE_TABLE(uct_md_config_rcache_table)},
+	{"RKEY_PTR", "y", "Offer a pointer to a peer's region mapped into this "
+	 "process (REGION_MAP), so that UCX copies with loads and stores",
+	 ucs_offsetof(uct_mpichan_md_config_t, rkey_ptr), UCS_CONFIG_TYPE_BOOL},
 	{NULL}
 };
 
@@ -153,7 +158,8 @@ static ucs_status_t uct_mpichan_md_query(uct_md_h uct_md, uct_md_attr_t *attr)
 	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
 
 	attr->rkey_packed_size     = sizeof(uct_mpichan_key_t);
-	attr->cap.flags            = UCT_MD_FLAG_REG | UCT_MD_FLAG_NEED_RKEY;
+	attr->cap.flags            = UCT_MD_FLAG_REG | UCT_MD_FLAG_NEED_RKEY |
+				     (md->rkey_ptr ? UCT_MD_FLAG_RKEY_PTR : 0);
 	attr->cap.reg_mem_types    = UCS_BIT(UCS_MEMORY_TYPE_HOST);
 	attr->cap.alloc_mem_types  = 0;
 	attr->cap.access_mem_types = UCS_BIT(UCS_MEMORY_TYPE_HOST);
@@ -213,13 +219,18 @@ static ucs_status_t uct_mpichan_mem_reg(uct_md_h uct_md, void *address,
 					uct_mem_h *memh_p)
 {
 	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
+	size_t page = ucs_get_page_size();
+	uintptr_t start = ucs_align_down((uintptr_t)address, page);
+	uintptr_t end = ucs_align_up((uintptr_t)address + length, page);
 	uct_mpichan_key_t *k;
 	ucs_status_t status;
 
+	/* Whole pages, as the cache registers them: a peer can map all of
+	 * it (the pages are ours whatever else lies in them). */
 	k = ucs_malloc(sizeof(*k), "uct_mpichan_key_t");
 	if (!k)
 		return UCS_ERR_NO_MEMORY;
-	status = uct_mpichan_reg(md, address, length,
+	status = uct_mpichan_reg(md, (void *)start, end - start,
 				 flags & UCT_MD_MEM_FLAG_HIDE_ERRORS, k);
 	if (status != UCS_OK) {
 		ucs_free(k);
@@ -323,28 +334,124 @@ uct_mpichan_mkey_pack(uct_md_h md, uct_mem_h memh,
 	return UCS_OK;
 }
 
+/* A peer's key, unpacked; mapped on the first rkey_ptr. */
+typedef struct uct_mpichan_rkey {
+	uct_mpichan_key_t k;
+	uint64_t map_start;		/* region offset of the mapping */
+	uint64_t map_len;
+	void *map;			/* published last, NULL until mapped */
+} uct_mpichan_rkey_t;
+
+/* The fd remote regions are mapped through (one per process). */
+static int uct_mpichan_map_fd = -1;
+
+static int uct_mpichan_get_map_fd(void)
+{
+	int fd = __atomic_load_n(&uct_mpichan_map_fd, __ATOMIC_ACQUIRE);
+	int none = -1;
+
+	if (fd >= 0)
+		return fd;
+	fd = open(UCT_MPICHAN_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (!__atomic_compare_exchange_n(&uct_mpichan_map_fd, &none, fd, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		close(fd);
+		fd = none;
+	}
+	return fd;
+}
+
 static ucs_status_t uct_mpichan_rkey_unpack(uct_component_t *component,
 					    const void *buffer,
 					    uct_rkey_t *rkey_p, void **handle_p)
 {
-	uct_mpichan_key_t *k;
+	uct_mpichan_rkey_t *r;
 
 	(void)component;
-	k = ucs_malloc(sizeof(*k), "uct_mpichan_rkey");
-	if (!k)
+	r = ucs_calloc(1, sizeof(*r), "uct_mpichan_rkey");
+	if (!r)
 		return UCS_ERR_NO_MEMORY;
-	memcpy(k, buffer, sizeof(*k));
+	memcpy(&r->k, buffer, sizeof(r->k));
 	*handle_p = NULL;
-	*rkey_p   = (uintptr_t)k;
+	*rkey_p   = (uintptr_t)r;
+	return UCS_OK;
+}
+
+/* Map the whole region: REGION_MAP, then mmap() of what it allows. */
+static ucs_status_t uct_mpichan_rkey_map(uct_mpichan_rkey_t *r)
+{
+	struct mpichan_region_map m;
+	int fd = uct_mpichan_get_map_fd(), prot = PROT_READ | PROT_WRITE;
+	void *p, *none = NULL;
+
+	if (fd < 0)
+		return UCS_ERR_UNREACHABLE;
+	memset(&m, 0, sizeof(m));
+	m.handle = r->k.handle;
+	m.key    = r->k.key;
+	m.flags  = MPICHAN_REGION_WRITE;
+	if (ioctl(fd, MPICHAN_IOC_REGION_MAP, &m) < 0) {
+		/* A read-only region maps read-only. */
+		m.flags = 0;
+		prot    = PROT_READ;
+		if (errno != EACCES || ioctl(fd, MPICHAN_IOC_REGION_MAP, &m) < 0) {
+			ucs_debug("uct_mpichan: REGION_MAP %llu: %m",
+				  (unsigned long long)r->k.handle);
+			return UCS_ERR_UNREACHABLE;
+		}
+	}
+	p = mmap(NULL, m.map_len, prot, MAP_SHARED, fd, m.offset);
+	if (p == MAP_FAILED) {
+		ucs_debug("uct_mpichan: mmap of region %llu: %m",
+			  (unsigned long long)r->k.handle);
+		return UCS_ERR_UNREACHABLE;
+	}
+	r->map_start = m.map_start;
+	r->map_len   = m.map_len;
+	if (!__atomic_compare_exchange_n(&r->map, &none, p, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		munmap(p, m.map_len);	/* another thread won */
+	return UCS_OK;
+}
+
+static ucs_status_t uct_mpichan_rkey_ptr(uct_component_t *component,
+					 uct_rkey_t rkey, void *handle,
+					 uint64_t remote_addr, void **local_p)
+{
+	uct_mpichan_rkey_t *r = (uct_mpichan_rkey_t *)rkey;
+	ucs_status_t status;
+	uint64_t off;
+	char *base;
+
+	(void)component;
+	(void)handle;
+	base = __atomic_load_n(&r->map, __ATOMIC_ACQUIRE);
+	if (!base) {
+		status = uct_mpichan_rkey_map(r);
+		if (status != UCS_OK)
+			return status;
+		base = __atomic_load_n(&r->map, __ATOMIC_ACQUIRE);
+	}
+	off = remote_addr - r->k.address;
+	if (remote_addr < r->k.address || off < r->map_start ||
+	    off - r->map_start >= r->map_len)
+		return UCS_ERR_INVALID_ADDR;
+	*local_p = base + (off - r->map_start);
 	return UCS_OK;
 }
 
 static ucs_status_t uct_mpichan_rkey_release(uct_component_t *component,
 					     uct_rkey_t rkey, void *handle)
 {
+	uct_mpichan_rkey_t *r = (uct_mpichan_rkey_t *)rkey;
+
 	(void)component;
 	(void)handle;
-	ucs_free((void *)rkey);
+	if (r->map)
+		munmap(r->map, r->map_len);
+	ucs_free(r);
 	return UCS_OK;
 }
 
@@ -410,6 +517,7 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 	md->super.component = component;
 	md->fd              = fd;
 	md->rcache          = NULL;
+	md->rkey_ptr        = cfg->rkey_ptr;
 	/* Pinning: a fixed part and a part per byte (4 KiB pages). */
 	md->reg_cost        = ucs_linear_func_make(1500e-9, 0.01e-9);
 	if (cfg->rcache_enable != UCS_NO) {
@@ -444,7 +552,7 @@ uct_component_t uct_mpichan_component = {
 	.md_open            = uct_mpichan_md_open,
 	.cm_open            = ucs_empty_function_return_unsupported,
 	.rkey_unpack        = uct_mpichan_rkey_unpack,
-	.rkey_ptr           = ucs_empty_function_return_unsupported,
+	.rkey_ptr           = uct_mpichan_rkey_ptr,
 	.rkey_release       = uct_mpichan_rkey_release,
 	.name               = "mpichan",
 	.md_config          = {
@@ -499,7 +607,7 @@ static ucs_status_t uct_mpichan_ep_tx(uct_ep_h tl_ep, const uct_iov_t *iov,
 {
 	uct_base_iface_t *iface = ucs_derived_of(tl_ep->iface, uct_base_iface_t);
 	uct_mpichan_md_t *md = ucs_derived_of(iface->md, uct_mpichan_md_t);
-	const uct_mpichan_key_t *k = (const uct_mpichan_key_t *)rkey;
+	const uct_mpichan_key_t *k = &((const uct_mpichan_rkey_t *)rkey)->k;
 	struct iovec local[UCT_SM_MAX_IOV];
 	size_t cnt = UCT_SM_MAX_IOV, total;
 	struct mpichan_region_copy c;
@@ -685,4 +793,6 @@ static void UCS_F_DTOR uct_mpichan_cleanup(void)
 		return;
 	uct_tl_unregister(&UCT_TL_NAME(mpichan));
 	uct_component_unregister(&uct_mpichan_component);
+	if (uct_mpichan_map_fd >= 0)
+		close(uct_mpichan_map_fd);
 }

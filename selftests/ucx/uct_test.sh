@@ -10,12 +10,17 @@
 #     region copies moved the bytes (region_copies, region_bytes_out for
 #     get, region_bytes_in for put);
 #   - afterwards no region is left and no region page stays pinned.
+#   - Debian's MPICH (ch4:ucx) runs selftests/ucx/mpi_xfer (built here
+#     with mpicc.mpich: 64 KiB to 4 MiB both ways, every byte checked)
+#     with UCX_TLS=posix,mpichan,self: by mapped regions (region_maps
+#     grew), and with UCX_MPICHAN_RKEY_PTR=n by region copies
+#     (region_bytes_in/out grew by at least what was sent);
 # Always:
 #   - a libuct_mpichan.so built for another UCX version registers nothing
 #     and says so in one line;
 #   - without the module (natively): a UCP get between two processes runs
 #     over UCX's own transports, each process saying in one line why
-#     mpichan is not used.
+#     mpichan is not used; so does the MPICH program.
 # Exits 77 (nothing run) when UCX or the transport is not built.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -32,10 +37,10 @@ if ! command -v ucx_perftest > /dev/null || [ ! -f "$lib" ] || [ ! -f "$badver" 
 fi
 if [ -e /dev/mpichan ] && [ -r "$stats" ]; then
 	mode=module
-	echo "1..7"
+	echo "1..9"
 else
 	mode=fallback
-	echo "1..2"
+	echo "1..3"
 fi
 n=0
 ok() { n=$((n + 1)); echo "ok $n $*"; }
@@ -43,6 +48,22 @@ notok() { n=$((n + 1)); echo "not ok $n $*"; }
 stat() { awk -v k="$1:" '$1 == k { print $2 }' "$stats"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+xfer=""
+if command -v mpicc.mpich > /dev/null && command -v mpiexec.mpich > /dev/null; then
+	mkdir -p build/selftests/ucx
+	mpicc.mpich -O2 -Wall -Wextra -Werror -o build/selftests/ucx/mpi_xfer \
+		selftests/ucx/mpi_xfer.c && xfer=build/selftests/ucx/mpi_xfer
+fi
+# mpich NAME ENV...: run mpi_xfer over 2 ranks of MPICH with the library
+# preloaded and ENV (-genv pairs); true when it printed ok.
+mpich() {
+	local name=$1
+	shift
+	timeout 300 mpiexec.mpich -n 2 -genv LD_PRELOAD "$lib" "$@" "$xfer" 4 \
+		> "$tmp/$name.out" 2> "$tmp/$name.err" && grep -qx ok "$tmp/$name.out" && return 0
+	sed 's/^/# /' "$tmp/$name.out" "$tmp/$name.err"
+	return 1
+}
 
 # perftest OUT ARGS...: server and client of one ucx_perftest run; true
 # when both finished well; the client's report and both stderrs in OUT.*.
@@ -87,6 +108,35 @@ if [ "$mode" = module ]; then
 			notok "$t: the bytes went through the module's region copies ($((c1 - c0)) copies, $moved bytes, want $want)"
 		fi
 	done
+	# 4 rounds of 64 KiB, 256 KiB, 1 MiB, 4 MiB, each way.
+	sent=$((2 * 4 * (65536 + 262144 + 1048576 + 4194304)))
+	if [ -z "$xfer" ]; then
+		ok "MPICH over mpichan, mapped # SKIP no mpicc.mpich"
+		ok "MPICH over mpichan, copied # SKIP no mpicc.mpich"
+	else
+		m0=$(stat region_maps)
+		if mpich map -genv UCX_TLS posix,mpichan,self; then
+			m1=$(stat region_maps)
+			if [ $((m1 - m0)) -gt 0 ]; then
+				ok "MPICH over mpichan, mapped: data checked, $((m1 - m0)) region maps"
+			else
+				notok "MPICH over mpichan, mapped: data checked, but no region was mapped"
+			fi
+		else
+			notok "MPICH over mpichan, mapped"
+		fi
+		i0=$(stat region_bytes_in); o0=$(stat region_bytes_out)
+		if mpich copy -genv UCX_TLS posix,mpichan,self -genv UCX_MPICHAN_RKEY_PTR n; then
+			moved=$(( $(stat region_bytes_in) - i0 + $(stat region_bytes_out) - o0 ))
+			if [ "$moved" -ge "$sent" ]; then
+				ok "MPICH over mpichan, copied: data checked, $moved bytes by region copies"
+			else
+				notok "MPICH over mpichan, copied: data checked, but $moved bytes by region copies, want $sent"
+			fi
+		else
+			notok "MPICH over mpichan, copied"
+		fi
+	fi
 	r=$(stat regions); p=$(stat region_pages)
 	if [ "$r" = 0 ] && [ "$p" = 0 ]; then
 		ok "nothing stays registered or pinned afterwards"
@@ -112,5 +162,13 @@ if [ "$mode" = fallback ]; then
 	else
 		sed 's/^/# /' "$tmp"/ucp.*err
 		notok "without the module a UCP get runs over UCX's own transports, one line says why"
+	fi
+	if [ -z "$xfer" ]; then
+		ok "without the module MPICH runs over UCX's own transports # SKIP no mpicc.mpich"
+	elif mpich fallback && [ "$(grep -c '^uct_mpichan: not used: /dev/mpichan: No such file or directory$' "$tmp/fallback.err")" = 2 ]; then
+		ok "without the module MPICH runs over UCX's own transports, one line per rank says why"
+	else
+		sed 's/^/# /' "$tmp/fallback.err"
+		notok "without the module MPICH runs over UCX's own transports, one line per rank says why"
 	fi
 fi
