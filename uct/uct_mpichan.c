@@ -408,6 +408,9 @@ static ucs_status_t uct_mpichan_rkey_map(uct_mpichan_rkey_t *r)
 			  (unsigned long long)r->k.handle);
 		return UCS_ERR_UNREACHABLE;
 	}
+	ucs_debug("uct_mpichan: mapped region %llu (%llu bytes) at %p",
+		  (unsigned long long)r->k.handle,
+		  (unsigned long long)m.map_len, p);
 	r->map_start = m.map_start;
 	r->map_len   = m.map_len;
 	if (!__atomic_compare_exchange_n(&r->map, &none, p, 0, __ATOMIC_ACQ_REL,
@@ -434,11 +437,22 @@ static ucs_status_t uct_mpichan_rkey_ptr(uct_component_t *component,
 			return status;
 		base = __atomic_load_n(&r->map, __ATOMIC_ACQUIRE);
 	}
+	/* Registrations are whole pages, so the mapping shows all of the
+	 * region; UCX reads past remote_addr without saying how far, so a
+	 * region not mapped whole is refused. */
 	off = remote_addr - r->k.address;
-	if (remote_addr < r->k.address || off < r->map_start ||
-	    off - r->map_start >= r->map_len)
+	if (r->map_start != 0 || r->map_len != r->k.length ||
+	    remote_addr < r->k.address || off >= r->map_len) {
+		ucs_debug("uct_mpichan: region %llu mapped %llu+%llu of %llu, "
+			  "address 0x%llx: no pointer",
+			  (unsigned long long)r->k.handle,
+			  (unsigned long long)r->map_start,
+			  (unsigned long long)r->map_len,
+			  (unsigned long long)r->k.length,
+			  (unsigned long long)remote_addr);
 		return UCS_ERR_INVALID_ADDR;
-	*local_p = base + (off - r->map_start);
+	}
+	*local_p = base + off;
 	return UCS_OK;
 }
 
@@ -523,6 +537,8 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 	if (cfg->rcache_enable != UCS_NO) {
 		uct_md_set_rcache_params(&rp, &cfg->rcache);
 		rp.region_struct_size = sizeof(uct_mpichan_rcache_region_t);
+		/* Whole pages, so that a peer can map all of a region. */
+		rp.alignment          = ucs_get_page_size();
 		rp.max_alignment      = ucs_get_page_size();
 		rp.ucm_events         = UCM_EVENT_VM_UNMAPPED;
 		rp.context            = md;

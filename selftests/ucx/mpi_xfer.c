@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * selftests/ucx/mpi_xfer.c: rank 0 sends rank 1 patterned messages of
- * 64 KiB to 4 MiB (rendezvous sizes for UCX), from a buffer it reuses
+ * selftests/ucx/mpi_xfer.c [ROUNDS [MAX]]: rank 0 sends rank 1 patterned
+ * messages of 64 KiB to MAX (4 MiB), x4 each step (rendezvous sizes for UCX), from a buffer it reuses
  * and from fresh ones, and rank 1 checks every byte and sends each back
  * for rank 0 to check.  Built by uct_test.sh with MPICH's mpicc
  * (mpicc.mpich) to run over UCX, not with libmsg's.  Prints "ok" on
@@ -30,10 +30,13 @@ static int check(const unsigned char *b, size_t n, unsigned seed)
 
 int main(int argc, char **argv)
 {
-	const size_t max = 4 << 20;
+	size_t max = argc > 2 ? strtoul(argv[2], NULL, 0) : 4 << 20;
 	unsigned char *keep, *b;
 	unsigned seed = 0;
 	int rank, rounds = argc > 1 ? atoi(argv[1]) : 4;
+
+	if (max < 64 << 10)
+		max = 64 << 10;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
