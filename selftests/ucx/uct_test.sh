@@ -66,6 +66,19 @@ mpich() {
 	return 1
 }
 
+# listening PORT: wait (up to 120 s) until a server listens on PORT;
+# ucx_perftest's client does not retry, and UCX starts slowly under TCG.
+listening() {
+	local hex i
+	hex=$(printf '%04X' "$1")
+	for ((i = 0; i < 1200; i++)); do
+		awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # perftest OUT ARGS...: server and client of one ucx_perftest run; true
 # when both finished well; the client's report and both stderrs in OUT.*.
 perftest() {
@@ -75,7 +88,7 @@ perftest() {
 	LD_PRELOAD=$lib timeout 300 ucx_perftest -p "$port" "$@" \
 		> "$out.srv" 2> "$out.srv.err" &
 	spid=$!
-	sleep 1
+	listening "$port"
 	LD_PRELOAD=$lib timeout 300 ucx_perftest 127.0.0.1 -p "$port" "$@" \
 		> "$out.cli" 2> "$out.cli.err"
 	rc=$?
