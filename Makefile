@@ -26,7 +26,7 @@ WARNINGS := -Wall -Wextra -Werror
 USER_CFLAGS = $(CFLAGS) $(WARNINGS) -I$(CURDIR)/uapi
 export CC CFLAGS WARNINGS KSFT BUILD
 
-.PHONY: all module user selftests tools libmsg examples check check-debug run soak bench-mpi bench-native lint clean ksrc deps
+.PHONY: all module user uct selftests tools libmsg examples check check-debug run soak bench-mpi bench-native lint clean ksrc deps
 
 all: module user
 
@@ -34,7 +34,14 @@ module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: run tools/setup/deps build, or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-user: selftests tools libmsg examples
+user: selftests tools libmsg examples uct
+
+# The UCX transport (uct/), only where UCX is installed: the first build
+# fetches and configures UCX's Debian source into $(BUILD)/uct/src.
+uct:
+	@if dpkg-query -W -f='$${Status}' libucx-dev ucx-utils 2>/dev/null | grep -q 'ok installed.*ok installed'; then \
+		$(MAKE) -C uct OUT=$(BUILD)/uct; \
+	else echo "uct: UCX not installed (tools/setup/deps ucx), uct_mpichan not built"; fi
 
 # Sub-makes that appear as the project grows; each builds into $(BUILD).
 libmsg:
