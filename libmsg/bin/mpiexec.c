@@ -25,7 +25,8 @@
  * that dies ends nobody else: the death is told and the survivors go
  * on (libmsg tells them too).  The job's status is then the survivors':
  * the first non-zero exit status of a rank that exited, else 0; 128 +
- * signal only when no rank exited at all.
+ * signal only when no rank exited at all.  A rank's MPI_Abort still ends
+ * the job: libmsg sends this process SIGTERM (MPICHAN_FT is set).
  *
  * Each rank is placed and bound as --map-by and --bind-to say (place.c:
  * by default bound to a core when there are no more ranks than cores).
@@ -136,6 +137,11 @@ static void create_job(void)
 	unsetenv("MPICHAN_JOB_SECRET");
 	snprintf(s, sizeof(s), "%d", nranks);
 	setenv("MPICHAN_SIZE", s, 1);
+	/* MPI_Abort then asks this process to end the job (SIGTERM). */
+	if (with_ft)
+		setenv("MPICHAN_FT", "1", 1);
+	else
+		unsetenv("MPICHAN_FT");
 	if (want_device()) {
 		dev_fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
 		if (dev_fd < 0)
