@@ -25,7 +25,13 @@
  *   pending  rank 0's MPI_Irecv from MPI_ANY_SOURCE waits when the
  *            victim dies: MPI_Wait and MPI_Test give
  *            MPI_ERR_PROC_FAILED_PENDING and leave it; once the failure is
- *            acknowledged, a message of rank 1 completes it.
+ *            acknowledged, a message of rank 1 completes it;
+ *   exit3    the victim dies, the survivors shrink, rank 0 then exits
+ *            with status 3 after MPI_Finalize: mpiexec --with-ft must
+ *            exit with 3 (the survivors' word, not the signal's);
+ *   abort    the victim dies, then rank 0 calls MPI_Abort while the
+ *            others block in a receive that nothing matches: the job
+ *            must still end (mpiexec is told to end it).
  *
  * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
  */
@@ -229,6 +235,29 @@ static void case_pending(void)
 	}
 }
 
+static void case_exit3(void)
+{
+	MPI_Comm s;
+
+	kill_victim(MPI_COMM_WORLD);
+	MPI_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &s));
+	MPI_OK(MPI_Barrier(s));
+	MPI_OK(MPI_Comm_free(&s));
+}
+
+static void case_abort(void)
+{
+	int v;
+
+	kill_victim(MPI_COMM_WORLD);
+	if (t_rank == 0) {
+		usleep(100000);
+		MPI_Abort(MPI_COMM_WORLD, 5);
+	}
+	MPI_Recv(&v, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	CHECK(0, "the receive from rank 0 returned");
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
@@ -248,10 +277,14 @@ int main(int argc, char **argv)
 		case_shrink();
 	else if (!strcmp(c, "pending"))
 		case_pending();
+	else if (!strcmp(c, "exit3"))
+		case_exit3();
+	else if (!strcmp(c, "abort"))
+		case_abort();
 	else
 		CHECK(0, "no case '%s'", c);
 	printf("ulfm: rank %d ok\n", t_rank);
 	fflush(stdout);
 	MPI_Finalize();
-	return 0;
+	return !strcmp(c, "exit3") && t_rank == 0 ? 3 : 0;
 }

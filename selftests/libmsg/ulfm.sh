@@ -5,13 +5,14 @@
 # agree, shrink and pending wildcard receives (ulfm.c), and a solver
 # that loses a rank at a random iteration and must still get the exact
 # answer (ulfm_solver.c), a few seeds of it here; tools/test/ulfm-trials
-# runs many.  The launcher must let the survivors finish and exit 0.
+# runs many.  The launcher must let the survivors finish and exit 0 (or
+# with a survivor's own status), and still end the job on MPI_Abort.
 . "$(dirname "$0")/test.bash"
 
 cases() {
 	local np c s
 	for np in 3 4 8; do
-		for c in revoke agree shrink pending; do
+		for c in revoke agree shrink pending exit3 abort; do
 			echo "$c-$np $c (-n $np)"
 		done
 		for s in 0 1 2 3; do
@@ -45,6 +46,14 @@ run_case() {
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
 		t_status 0 revoke
 		oks ulfm "$np" ;;
+	exit3)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" exit3
+		t_status 3 "a survivor's exit status"
+		oks ulfm $((np - 1)) ;;
+	abort)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" abort
+		t_failed "MPI_Abort after a death"
+		t_said "MPI_Abort(errorcode 5)" abort ;;
 	*)
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" "$what"
 		t_status 0 "$what"
