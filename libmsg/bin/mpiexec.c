@@ -3,7 +3,7 @@
  * mpiexec (and mpirun): start an MPI job of N ranks on this machine.
  *
  *   mpiexec -n N [--tag-output] [--bind-to L] [--map-by L]
- *           [--report-bindings] [--] prog [args...]
+ *           [--report-bindings] [--with-ft] [--] prog [args...]
  *   mpiexec -n N1 prog1 [args...] : -n N2 prog2 [args...] : ...
  *
  * The second form (MPMD, as MPI's mpiexec has it) starts N1 ranks of
@@ -20,6 +20,13 @@
  * rank dies by a signal or exits non-zero it says which and why and ends
  * the others.  Exits with the first failing rank's status (128 + signal
  * for a signal), else 0.
+ *
+ * With --with-ft (fault tolerance, for programs that use ULFM) a rank
+ * that dies ends nobody else: the death is told and the survivors go
+ * on (libmsg tells them too).  The job's status is then the survivors':
+ * the first non-zero exit status of a rank that exited, else 0; 128 +
+ * signal only when no rank exited at all.  A rank's MPI_Abort still ends
+ * the job: libmsg sends this process SIGTERM (MPICHAN_FT is set).
  *
  * Each rank is placed and bound as --map-by and --bind-to say (place.c:
  * by default bound to a core when there are no more ranks than cores).
@@ -71,7 +78,7 @@ struct app {
 
 static struct rank *ranks;
 static struct app *apps;
-static int nranks, napps, tag_output;
+static int nranks, napps, tag_output, with_ft;
 static struct place_opts place = { PLACE_DEFAULT, PLACE_DEFAULT, 0 };
 static void *shm_map;		/* the fallback's job memory */
 static int dev_fd = -1;
@@ -87,7 +94,9 @@ static void usage(int rc)
 		"                   or none (default: core, none when oversubscribed)\n"
 		"  --map-by L       place ranks round-robin over hwthreads, cores (the\n"
 		"                   default), numa nodes or sockets\n"
-		"  --report-bindings say where each rank is, on stderr\n");
+		"  --report-bindings say where each rank is, on stderr\n"
+		"  --with-ft [ulfm]  a rank that dies does not end the others (ULFM);\n"
+		"                   the status is then the survivors'\n");
 	exit(rc);
 }
 
@@ -128,6 +137,11 @@ static void create_job(void)
 	unsetenv("MPICHAN_JOB_SECRET");
 	snprintf(s, sizeof(s), "%d", nranks);
 	setenv("MPICHAN_SIZE", s, 1);
+	/* MPI_Abort then asks this process to end the job (SIGTERM). */
+	if (with_ft)
+		setenv("MPICHAN_FT", "1", 1);
+	else
+		unsetenv("MPICHAN_FT");
 	if (want_device()) {
 		dev_fd = open(MPICHAN_DEVICE, O_RDWR | O_CLOEXEC);
 		if (dev_fd < 0)
@@ -258,6 +272,29 @@ static void job_failed(int r, int st, long long now)
 	}
 }
 
+/*
+ * --with-ft: rank r ended badly (wait status st); the others go on.  A
+ * death by a signal is told and leaves the status alone unless no rank
+ * exits at all; an exit status is the survivors' word.
+ */
+static int ft_exited, ft_any_exit, ft_signal;
+
+static void ft_end(int r, int st)
+{
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "mpiexec: rank %d killed by signal %d (%s); "
+			"the others go on (--with-ft)\n", r, WTERMSIG(st),
+			strsignal(WTERMSIG(st)));
+		ft_signal = 128 + WTERMSIG(st);
+		return;
+	}
+	fprintf(stderr, "mpiexec: rank %d exited with status %d\n", r,
+		WEXITSTATUS(st));
+	if (!ft_exited)
+		status_rc = WEXITSTATUS(st);
+	ft_exited = 1;
+}
+
 /* The grace for a non-zero exit is over, or nobody is left: name it. */
 static void exit_is_cause(long long now)
 {
@@ -347,6 +384,12 @@ static int parse_app(int argc, char **argv, int i)
 		} else if (!strcmp(argv[i], "--report-bindings") ||
 			   !strcmp(argv[i], "-report-bindings")) {
 			place.report = 1;
+		} else if (!strcmp(argv[i], "--with-ft") ||
+			   !strcmp(argv[i], "-with-ft")) {
+			with_ft = 1;
+			/* As Open MPI's: "--with-ft ulfm". */
+			if (i + 1 < argc && !strcmp(argv[i + 1], "ulfm"))
+				i++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(0);
 		} else if (!strcmp(argv[i], "--")) {
@@ -482,8 +525,13 @@ int main(int argc, char **argv)
 			ranks[r].running = 0;
 			if (shm_map)
 				lm_shm_mark_dead(shm_map, (uint32_t)r);
+			ft_any_exit |= WIFEXITED(st);
 			if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 				continue;
+			if (with_ft && !signals) {
+				ft_end(r, st);
+				continue;
+			}
 			if (failed >= 0 || signals)
 				continue;
 			if (WIFSIGNALED(st)) {
@@ -498,6 +546,8 @@ int main(int argc, char **argv)
 			exit_is_cause(now);
 	}
 	exit_is_cause(0);
+	if (with_ft && !ft_any_exit && ft_signal)
+		status_rc = ft_signal;
 	if (signals && failed < 0)
 		status_rc = 128 + fwd;
 	if (dev_fd >= 0)

@@ -291,6 +291,8 @@ typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 #define MPI_ERR_UNSUPPORTED_DATAREP 43
 #define MPI_ERR_KEYVAL		48
 #define MPI_ERR_SESSION		74
+#define MPI_ERR_PROC_FAILED_PENDING 72	/* a wildcard receive may wait for a dead rank (ULFM) */
+#define MPI_ERR_REVOKED		73	/* the communicator was revoked (ULFM) */
 #define MPI_ERR_PROC_FAILED	75	/* a peer rank died (as ULFM) */
 #define MPIX_ERR_PROC_FAILED	MPI_ERR_PROC_FAILED
 #define MPI_ERR_LASTCODE	94

@@ -15,7 +15,8 @@
  * Just before dying the rank writes "<CLOCK_REALTIME ns> <rank>" to
  * DIR/killed.  The survivors either keep MPI_ERRORS_ARE_FATAL (a call
  * that fails exits) or use MPI_ERRORS_RETURN: then a call that fails
- * with MPI_ERR_PROC_FAILED leaves DIR/failed.<rank> and the rank waits
+ * with MPI_ERR_PROC_FAILED (or MPI_ERR_PROC_FAILED_PENDING, a wildcard
+ * nonblocking receive's) leaves DIR/failed.<rank> and the rank waits
  * to be ended by the launcher; any other error or a wrong byte is a
  * "FAIL" line and MPI_Abort.  --none: nobody dies, the job must succeed.
  */
@@ -82,7 +83,9 @@ static void on_error(int err, const char *what)
 	int len, fd;
 
 	MPI_Error_string(err, s, &len);
-	if (err != MPI_ERR_PROC_FAILED || victim < 0) {
+	/* A wildcard MPI_Irecv's wait: ULFM's PROC_FAILED_PENDING. */
+	if ((err != MPI_ERR_PROC_FAILED &&
+	     err != MPI_ERR_PROC_FAILED_PENDING) || victim < 0) {
 		fprintf(stderr, "FAIL rank %d iteration %u after %s: %s: %s\n",
 			t_rank, tr.iter, tr_point_names[tr.point], what, s);
 		MPI_Abort(MPI_COMM_WORLD, 1);

@@ -74,6 +74,9 @@ static const char *const class_names[MPI_ERR_LASTCODE] = {
 		"MPI_ERR_UNSUPPORTED_OPERATION: operation not supported",
 	[MPI_ERR_KEYVAL] = "MPI_ERR_KEYVAL: invalid attribute key",
 	[MPI_ERR_PROC_FAILED] = "MPI_ERR_PROC_FAILED: a peer process failed",
+	[MPI_ERR_PROC_FAILED_PENDING] =
+		"MPI_ERR_PROC_FAILED_PENDING: a process the receive may match failed",
+	[MPI_ERR_REVOKED] = "MPI_ERR_REVOKED: the communicator was revoked",
 	[MPI_ERR_WIN] = "MPI_ERR_WIN: invalid window",
 	[MPI_ERR_BASE] = "MPI_ERR_BASE: invalid base address",
 	[MPI_ERR_LOCKTYPE] = "MPI_ERR_LOCKTYPE: invalid lock type",

@@ -45,8 +45,9 @@
 
 #include "coll/algo/algo.h"
 
-#define LM_AREA_CHANNELS	32
-#define LM_AREA_SLOT		(MPICHAN_COLL_BYTES / LM_AREA_CHANNELS)
+#define LM_AREA_SLOT		(MPICHAN_COLL_BYTES / 32)
+/* The last LM_FT_BYTES of a rank's part are fault tolerance's (ulfm.c). */
+#define LM_AREA_CHANNELS	((MPICHAN_COLL_BYTES - LM_FT_BYTES) / LM_AREA_SLOT)
 /* The last to arrive does O(n) work and wakes up to n - 1 sleepers. */
 #define LM_AREA_MAX_RANKS	64
 
@@ -141,6 +142,14 @@ static int member_dead(const struct libmsg_comm *c)
 	return lm.job.dead_seen && lm_match_dead_source(c, MPI_ANY_SOURCE) >= 0;
 }
 
+/* Why a collective on c cannot go on: a member died, c was revoked. */
+static int broken(const struct libmsg_comm *c)
+{
+	if (lm_ulfm_revoked(c))
+		return MPI_ERR_REVOKED;
+	return member_dead(c) ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
+}
+
 /*
  * A member died: it may have left its channel's count half done, so
  * the context id (and with it the channel) is not given out again.
@@ -150,6 +159,8 @@ int lm_area_keep_ctx(const struct libmsg_comm *c)
 {
 	int r;
 
+	if (channel(c) >= 0 && lm_ulfm_revoked(c))
+		return 1;	/* its count may be half done too */
 	if (channel(c) < 0 || !lm.job.hdr->dead_count)
 		return 0;
 	for (r = 0; r < c->size; r++)
@@ -252,11 +263,12 @@ static int arrive_now(struct lm_sched *s, struct lm_step *st, int held)
 	int chan = channel(c), leader = lm_comm_world(c, 0);
 	struct lm_area_slot *lead = slot(leader, chan), *me;
 	uint32_t old;
+	int err = broken(c);
 
-	if (member_dead(c)) {
+	if (err) {
 		if (held)
-			lm_sched_release(s, MPI_ERR_PROC_FAILED);
-		return MPI_ERR_PROC_FAILED;
+			lm_sched_release(s, err);
+		return err;
 	}
 	me = slot((int)lm.job.rank, chan);
 	if (st->src)
@@ -333,6 +345,8 @@ int lm_area_ready(void)
 {
 	int chan;
 
+	if (lm_ulfm_ready())
+		return 1;
 	/* Ordered after the caller's NEED_WAKEUP, as the wait itself is. */
 	if (!__atomic_load_n(&waiting_mask, __ATOMIC_SEQ_CST))
 		return 0;
@@ -366,7 +380,7 @@ static void finish_wait(int chan, int err)
 int lm_area_poll(void)
 {
 	uint32_t m = __atomic_load_n(&waiting_mask, __ATOMIC_RELAXED);
-	int chan, did = 0;
+	int chan, did = 0, err;
 
 	while (m) {
 		chan = __builtin_ctz(m);
@@ -374,8 +388,8 @@ int lm_area_poll(void)
 		if (watch_done(chan)) {
 			finish_wait(chan, MPI_SUCCESS);
 			did = 1;
-		} else if (member_dead(waiting[chan]->comm)) {
-			finish_wait(chan, MPI_ERR_PROC_FAILED);
+		} else if ((err = broken(waiting[chan]->comm))) {
+			finish_wait(chan, err);
 			did = 1;
 		}
 	}

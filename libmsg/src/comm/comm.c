@@ -275,6 +275,7 @@ static void comm_reclaim(struct rcu_head *head)
 
 	lm_rcu_reclaim(head);
 	free(b->c.maps);
+	free(b->c.ft_failed);
 	free(b);
 }
 
@@ -422,6 +423,9 @@ void lm_comm_fini(void)
 	nmatches = 0;
 	libmsg_comm_world.magic = 0;
 	libmsg_comm_self.magic = 0;
+	free(libmsg_comm_world.ft_failed);
+	libmsg_comm_world.ft_failed = NULL;
+	libmsg_comm_world.ft_nfailed = libmsg_comm_world.ft_nacked = 0;
 	errh_drop(&libmsg_comm_world);
 	errh_drop(&libmsg_comm_self);
 }

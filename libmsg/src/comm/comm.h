@@ -49,6 +49,14 @@ struct libmsg_comm {
 	struct libmsg_comm *xc;	/* the remote group, messages on ctx + 1 */
 	struct libmsg_comm *uc;	/* both groups by world rank: agreements */
 	uint32_t iseq;		/* creations from it: their agreements' tags */
+	/*
+	 * ULFM (comm/ulfm_api.c): the members this process saw fail, by
+	 * world rank, in the order it saw them; the first ft_nacked of
+	 * them acknowledged (wildcard receives no longer fail for them).
+	 */
+	int *ft_failed;
+	int ft_nfailed, ft_nacked;
+	uint32_t ft_shrinks;	/* shrinks of it: their agreements' tags */
 };
 
 /* An ordered set of processes, by world rank. */

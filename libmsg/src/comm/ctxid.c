@@ -122,6 +122,9 @@ void lm_ctx_take(uint32_t ctx)
 	uint32_t slot = ctx / 2;
 
 	free_mask[slot / 32] &= ~(1U << (slot % 32));
+	/* A created communicator's: no revoke or agreement of an old one. */
+	if (ctx >= LM_CTX_FIRST)
+		lm_ulfm_ctx_fresh(ctx);
 }
 
 /* The mask changed: agreements over this process alone try again. */

@@ -339,6 +339,23 @@ struct libmsg_message *lm_match_find(struct lm_match *q, int wsrc, int tag)
 	return NULL;
 }
 
+/*
+ * A receive that may wait for world rank dead, which died, fails; a
+ * program's nonblocking wildcard receive only for now, as ULFM has it
+ * (MPI_ERR_PROC_FAILED_PENDING, lm_match_repost).
+ */
+static void fail_dead(struct libmsg_request *req, int dead)
+{
+	int pending = req->ft_nb && req->wpeer == MPI_ANY_SOURCE &&
+		!req->sched && !req->freed;
+
+	lm_status_set(&req->status, req->comm, dead, MPI_ANY_TAG, 0,
+		      pending ? MPI_ERR_PROC_FAILED_PENDING :
+		      MPI_ERR_PROC_FAILED);
+	req->ft_pending = (uint8_t)pending;
+	lm_req_complete(req);
+}
+
 void lm_match_post(struct libmsg_request *req)
 {
 	struct lm_match *q = lm_match_get(req->ctx);
@@ -359,15 +376,42 @@ void lm_match_post(struct libmsg_request *req)
 	 * collective's receive waits on every member: its sender may have
 	 * given up on the dead one.
 	 */
-	dead = lm_match_dead_source(req->comm, req->sched ? MPI_ANY_SOURCE :
-				    req->wpeer);
-	if (dead >= 0) {
-		lm_status_set(&req->status, req->comm, dead, MPI_ANY_TAG, 0,
-			      MPI_ERR_PROC_FAILED);
+	if (lm_ulfm_ctx_revoked(req->ctx)) {
+		lm_status_set(&req->status, req->comm, MPI_ANY_SOURCE,
+			      MPI_ANY_TAG, 0, MPI_ERR_REVOKED);
 		lm_req_complete(req);
 		return;
 	}
+	dead = req->sched ? lm_match_dead_source(req->comm, MPI_ANY_SOURCE) :
+		lm_match_dead_unacked(req->comm, req->wpeer);
+	if (dead >= 0) {
+		fail_dead(req, dead);
+		return;
+	}
 	cds_list_add_tail(&req->link, &q->posted);
+}
+
+/*
+ * A posted receive of a program's nonblocking wildcard receive came
+ * back from MPI_Wait or the like with MPI_ERR_PROC_FAILED_PENDING: it
+ * is posted again (at the end of the queue), as ULFM leaves it.
+ */
+void lm_match_repost(struct libmsg_request *req)
+{
+	req->ft_pending = 0;
+	lm_match_post(req);
+}
+
+
+/* An acknowledged failure (ulfm_api.c): is world rank w one in comm? */
+static int acked(const struct libmsg_comm *comm, int w)
+{
+	int i;
+
+	for (i = 0; i < comm->ft_nacked; i++)
+		if (comm->ft_failed[i] == w)
+			return 1;
+	return 0;
 }
 
 /*
@@ -378,7 +422,8 @@ void lm_match_post(struct libmsg_request *req)
  * failure acknowledgement, so wildcard receives on such a communicator
  * fail from then on unless a message is already there to match.
  */
-int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer)
+static int dead_source(const struct libmsg_comm *comm, int wpeer,
+		       int skip_acked)
 {
 	int r, w;
 
@@ -388,14 +433,34 @@ int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer)
 		return -1;
 	for (r = 0; r < comm->rsize; r++) {
 		w = lm_comm_world(comm, r);
-		if (lm.dead[w])
+		if (lm.dead[w] && !(skip_acked && comm->ft_nacked &&
+				    acked(comm, w)))
 			return w;
 	}
 	return -1;
 }
 
+int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer)
+{
+	return dead_source(comm, wpeer, 0);
+}
+
+/* The same for a program's receive: failures it acknowledged let it be. */
+int lm_match_dead_unacked(const struct libmsg_comm *comm, int wpeer)
+{
+	return dead_source(comm, wpeer, 1);
+}
+
 int lm_match_cancel_recv(struct libmsg_request *req)
 {
+	if (req->ft_pending) {
+		/* Done for now with PROC_FAILED_PENDING: cancelled instead. */
+		req->ft_pending = 0;
+		lm_status_set(&req->status, NULL, MPI_ANY_SOURCE, MPI_ANY_TAG,
+			      0, MPI_SUCCESS);
+		req->status.libmsg_cancelled = 1;
+		return 1;
+	}
 	if (req->done || req->msg)
 		return 0;
 	cds_list_del(&req->link);
@@ -495,9 +560,7 @@ static void peer_dead_in(struct lm_match *q, void *arg)
 		     !req->comm || lm_comm_local(req->comm, w) < 0))
 			continue;
 		cds_list_del(&req->link);
-		lm_status_set(&req->status, req->comm, w, MPI_ANY_TAG, 0,
-			      MPI_ERR_PROC_FAILED);
-		lm_req_complete(req);
+		fail_dead(req, w);
 	}
 }
 

@@ -338,6 +338,7 @@ static int nonblocking_recv(const char *fn, void *buf, int count,
 	if (!r)
 		return lm_req_nomem(comm, fn);
 	fill(r, buf, count, dt, source, tag, comm, LM_MODE_STD);
+	r->ft_nb = 1;
 	*request = r;
 	if (persistent) {
 		r->persistent = 1;

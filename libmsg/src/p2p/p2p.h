@@ -165,6 +165,10 @@ int lm_match_pull(void);
 void lm_match_peer_dead(int w);
 /* The dead world rank a receive from wpeer on comm waits for, or -1. */
 int lm_match_dead_source(const struct libmsg_comm *comm, int wpeer);
+/* ... but not a failure the program acknowledged (MPIX_Comm_ack_failed). */
+int lm_match_dead_unacked(const struct libmsg_comm *comm, int wpeer);
+/* Post again a receive finished with MPI_ERR_PROC_FAILED_PENDING. */
+void lm_match_repost(struct libmsg_request *req);
 void lm_message_free(struct libmsg_message *msg);
 void lm_status_set(MPI_Status *st, const struct libmsg_comm *comm, int wsrc,
 		   int tag, uint64_t bytes, int err);
@@ -198,5 +202,48 @@ void lm_part_sub_done(struct libmsg_request *s);
 int lm_part_free_req(struct libmsg_request *r);
 /* A wait for r would never end: the error raised as fn, else 0. */
 int lm_part_stuck(const struct libmsg_request *r, const char *fn);
+
+/* ---- ulfm.c: revoke and agreement over shared memory (ULFM) ------------ */
+
+/* Bytes at the end of each rank's part of the collective area. */
+#define LM_FT_BYTES	32768
+
+/* How a member took part in an agreement (lm_ft_agreement.in[]). */
+enum { LM_FT_UNDECIDED, LM_FT_IN, LM_FT_FAILED, LM_FT_LEFT };
+
+struct lm_ft_agreement {
+	const struct libmsg_comm *comm;
+	uint32_t pair;		/* comm->ctx / 2 */
+	uint32_t seq;		/* this agreement's number on comm */
+	uint32_t value;		/* the AND so far; the result when decided */
+	int left;		/* members not yet decided */
+	uint8_t *in;		/* per comm rank: LM_FT_* */
+	struct cds_list_head link;	/* under way (next NULL: not) */
+	/* Nonblocking: called by progress once decided, else NULL. */
+	void (*done)(struct lm_ft_agreement *ag);
+};
+
+/* Can c be revoked and agree over shared memory? */
+int lm_ulfm_usable(const struct libmsg_comm *c);
+int lm_ulfm_revoked(const struct libmsg_comm *c);
+int lm_ulfm_ctx_revoked(uint32_t ctx);
+/* Revoke c: every member's calls on it fail with MPI_ERR_REVOKED. */
+int lm_ulfm_revoke(const struct libmsg_comm *c);
+/* A new communicator took ctx: no revoke, no agreement on it yet. */
+void lm_ulfm_ctx_fresh(uint32_t ctx);
+/* Progress: revokes that came, nonblocking agreements decided. */
+int lm_ulfm_poll(void);
+/* Has a revoke come that progress has not taken in yet? */
+int lm_ulfm_unseen(void);
+/* Before sleeping, without the lock: anything to poll for? */
+int lm_ulfm_ready(void);
+/* Publish value in a new agreement on c (0 or an MPI error class). */
+int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
+			const struct libmsg_comm *c, uint32_t value);
+/* 1 when every member is decided (ag->value, ag->in[] final). */
+int lm_ulfm_agree_test(struct lm_ft_agreement *ag);
+void lm_ulfm_agree_end(struct lm_ft_agreement *ag);
+/* progress.c: fail the sends queued on context ctx with err. */
+void lm_progress_fail_ctx(uint32_t ctx, int err);
 
 #endif /* LIBMSG_P2P_H */

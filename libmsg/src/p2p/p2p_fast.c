@@ -44,7 +44,7 @@ static inline int fast_dt(MPI_Datatype dt)
 static inline int fast_comm(MPI_Comm comm)
 {
 	return comm && comm->magic == LM_MAGIC_COMM && lm.initialized &&
-		!lm.finalized;
+		!lm.finalized && !lm_ulfm_ctx_revoked(comm->ctx);
 }
 
 /* Nothing of the library's own is waiting to go out or to be started. */
@@ -53,7 +53,7 @@ static inline int quiet(void)
 	return !lm.npending && cds_list_empty(&lm.inflight) && !lm.cq_wait &&
 		!lm_up.coll_ready() &&
 		__atomic_load_n(&lm.job.hdr->dead_count, __ATOMIC_ACQUIRE) ==
-		lm.job.dead_seen;
+		lm.job.dead_seen && !lm_ulfm_unseen();
 }
 
 /* Payload bytes of count elements, or -1 when it is not for the short way. */
@@ -78,7 +78,7 @@ int lm_fast_put(uint32_t w, uint32_t ctx, int tag, const void *buf,
 		uint64_t bytes)
 {
 	if (bytes > lm.eager || !quiet() || lm.dead[w] ||
-	    !cds_list_empty(&lm.pending[w]))
+	    !cds_list_empty(&lm.pending[w]) || lm_ulfm_ctx_revoked(ctx))
 		return 0;
 	if (mcr_send(&lm.job.ep, w, MPICHAN_MSG_DATA, tag, ctx, buf,
 			      (uint32_t)bytes))
@@ -158,7 +158,8 @@ int lm_fast_get(struct lm_match *q, uint32_t w, int tag, void *buf,
 {
 	const struct mpichan_msg *m;
 
-	if (bytes > lm.eager || !fast_take(q, w, tag, bytes, 1, &m))
+	if (bytes > lm.eager || lm_ulfm_ctx_revoked(q->ctx) ||
+	    !fast_take(q, w, tag, bytes, 1, &m))
 		return 0;
 	if (m->len)
 		mcr_copy(buf, m + 1, m->len);

@@ -39,8 +39,11 @@ static struct libmsg_message *find(int source, int tag, MPI_Comm comm)
 static int dead_source(const char *fn, int source, MPI_Comm comm)
 {
 	int w = source == MPI_ANY_SOURCE ? source : lm_comm_world(comm, source);
-	int dead = lm_match_dead_source(comm, w);
+	int dead = lm_match_dead_unacked(comm, w);
 
+	if (lm_ulfm_revoked(comm))
+		return lm_error(comm, fn, MPI_ERR_REVOKED,
+				"the communicator was revoked");
 	if (dead < 0)
 		return MPI_SUCCESS;
 	return lm_error(comm, fn, MPI_ERR_PROC_FAILED,

@@ -214,6 +214,10 @@ void lm_send_start(struct libmsg_request *req)
 		send_done(req, MPI_ERR_PROC_FAILED);
 		return;
 	}
+	if (lm_ulfm_ctx_revoked(req->ctx)) {
+		send_done(req, MPI_ERR_REVOKED);
+		return;
+	}
 	if (cds_list_empty(&lm.pending[dst]) && send_try(req) == 0)
 		return;
 	req->state = LM_S_QUEUED;
@@ -521,6 +525,27 @@ static void peer_dead(int w)
 	lm_match_peer_dead(w);
 }
 
+/*
+ * The communicator of context ctx was revoked: its sends still queued
+ * for ring space end with err.  A send already in the ring that waits
+ * for its match (rendezvous, synchronous) waits on: the receiver may be
+ * copying from its buffer, and its FIN or ACK must find the request.
+ */
+void lm_progress_fail_ctx(uint32_t ctx, int err)
+{
+	struct libmsg_request *req, *t;
+	uint32_t dst;
+
+	for (dst = 0; lm.npending && dst < lm.job.nranks; dst++)
+		cds_list_for_each_entry_safe(req, t, &lm.pending[dst], link) {
+			if (req->ctx != ctx)
+				continue;
+			cds_list_del(&req->link);
+			lm.npending--;
+			send_done(req, err);
+		}
+}
+
 static void handle_deaths(uint32_t count)
 {
 	uint32_t r, state;
@@ -555,6 +580,8 @@ int lm_progress(void)
 		handle_deaths(dead);
 		did = 1;
 	}
+	/* Revokes that came, agreements decided (ulfm.c). */
+	did |= lm_ulfm_poll();
 	/* Last: rounds completed by anything above start their successors. */
 	did |= lm_up.coll_progress();
 	if (did && lm.thread_level == MPI_THREAD_MULTIPLE)

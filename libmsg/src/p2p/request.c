@@ -197,9 +197,15 @@ int lm_wait_one(struct libmsg_request *req)
 	return lm_wait_in(NULL, req);
 }
 
-/* Is *r a request that Wait/Test must look at? */
+/*
+ * Is *r a request that Wait/Test must look at?  A receive left pending
+ * by a failure (MPI_ERR_PROC_FAILED_PENDING) is posted again first: it
+ * goes on if the program acknowledged the failure meanwhile.
+ */
 static int req_live(MPI_Request r)
 {
+	if (r && r->ft_pending && r->done)
+		lm_match_repost(r);
 	return r && (!r->persistent || r->active);
 }
 
@@ -217,6 +223,8 @@ static int req_finish(MPI_Request *rp, MPI_Status *st)
 		return lm_greq_finish(rp, st);
 	if (st)
 		lm_status_out(st, &r->status);
+	if (r->ft_pending)
+		return err;	/* not over: posted again by the next wait */
 	if (r->persistent) {
 		r->active = 0;
 	} else {
@@ -660,6 +668,10 @@ int MPI_Cancel(MPI_Request *request)
 
 		return err ? lm_error(NULL, "MPI_Cancel", err,
 				      "cancel_fn failed") : MPI_SUCCESS;
+	}
+	if (req_live(r) && r->ft_pending) {
+		lm_match_cancel_recv(r);	/* ULFM: pending, not over */
+		return MPI_SUCCESS;
 	}
 	if (!req_live(r) || r->done)
 		return MPI_SUCCESS;

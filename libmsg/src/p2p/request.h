@@ -40,6 +40,9 @@ struct libmsg_request {
 				 * (sends) or the data is unpacked into ubuf
 				 * as it arrives (receives) */
 	uint8_t dt_held;	/* holds a reference on dt (lm_dt_hold) */
+	uint8_t ft_nb;		/* a program's nonblocking receive (ULFM) */
+	uint8_t ft_pending;	/* done for now with MPI_ERR_PROC_FAILED_PENDING:
+				 * finishing it posts it again (match.c) */
 	int state;		/* sends: LM_S_* */
 	struct libmsg_comm *comm;
 	int peer;		/* as given: comm rank, ANY_SOURCE, PROC_NULL */

@@ -29,6 +29,7 @@
  */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,7 +349,9 @@ int MPI_Is_thread_main(int *flag)
 
 /*
  * Ends this process with errorcode (1 for 0, so that the launcher sees
- * a failure); the launcher then ends every other rank of the job.
+ * a failure); the launcher then ends every other rank of the job (told
+ * to with SIGTERM under mpiexec --with-ft, which otherwise lets the
+ * others go on).
  */
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
@@ -356,6 +359,9 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 	fflush(stdout);
 	fprintf(stderr, "libmsg: rank %d: MPI_Abort(errorcode %d)\n",
 		lm.initialized ? (int)lm.job.rank : -1, errorcode);
+	/* mpiexec --with-ft ends nobody for a rank's end: ask it to. */
+	if (getenv("MPICHAN_FT"))
+		kill(getppid(), SIGTERM);
 	_exit(errorcode & 0xff ? errorcode & 0xff : 1);
 }
 

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: MIT
+/*
+ * User-Level Failure Mitigation (ULFM), the MPIX_ calls of mpi-ext.h:
+ * revoke, agree, shrink, and the acknowledgement of failures.
+ *
+ * Revoke and agree run over the job's shared memory (p2p/ulfm.c): a
+ * revoke sets a flag in every member's part and wakes it; an agreement
+ * reads each member's published value, or the kernel's word that it
+ * died, so no round of messages waits on a dead rank.  A shrink agrees
+ * on who is left (those whose part of the agreement is in), makes the
+ * communicator of them as MPI_Comm_create_from_group does (messages
+ * among the survivors alone, on a reserved context that a revoke does
+ * not touch), and agrees again that every survivor made it; if one did
+ * not (a rank died meanwhile) all try again without it.
+ *
+ * Failures are acknowledged per communicator: the members this process
+ * saw fail are listed in the order it saw them (ft_failed), and a
+ * prefix of that list is acknowledged (ft_nacked).  A wildcard receive
+ * fails only for a failure not acknowledged (p2p/match.c).
+ *
+ * Intercommunicators are not supported (MPI_ERR_COMM): their two
+ * groups share a context id, and the shared state is kept per id.
+ * MPIX_Comm_ishrink runs the shrink within the call and returns a
+ * request that is already complete.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi-ext.h>
+
+#include "coll/algo/algo.h"
+
+#pragma weak MPIX_Comm_revoke = PMPIX_Comm_revoke
+#pragma weak MPIX_Comm_is_revoked = PMPIX_Comm_is_revoked
+#pragma weak MPIX_Comm_shrink = PMPIX_Comm_shrink
+#pragma weak MPIX_Comm_ishrink = PMPIX_Comm_ishrink
+#pragma weak MPIX_Comm_agree = PMPIX_Comm_agree
+#pragma weak MPIX_Comm_iagree = PMPIX_Comm_iagree
+#pragma weak MPIX_Comm_failure_ack = PMPIX_Comm_failure_ack
+#pragma weak MPIX_Comm_failure_get_acked = PMPIX_Comm_failure_get_acked
+#pragma weak MPIX_Comm_get_failed = PMPIX_Comm_get_failed
+#pragma weak MPIX_Comm_ack_failed = PMPIX_Comm_ack_failed
+
+static int check(MPI_Comm comm, const char *fn)
+{
+	int err = lm_check_intra(comm, fn);
+
+	if (err)
+		return err;
+	if (!lm_ulfm_usable(comm))
+		return lm_error(comm, fn, MPI_ERR_UNSUPPORTED_OPERATION,
+				"the job has no shared area for fault tolerance");
+	return MPI_SUCCESS;
+}
+
+/* Take in the members of c that died since this process last looked. */
+static int refresh(struct libmsg_comm *c)
+{
+	int r, i, w, *n;
+
+	lm_progress();
+	for (r = 0; r < c->size; r++) {
+		w = lm_comm_world(c, r);
+		if (!lm.dead[w])
+			continue;
+		for (i = 0; i < c->ft_nfailed && c->ft_failed[i] != w; i++)
+			;
+		if (i < c->ft_nfailed)
+			continue;
+		n = realloc(c->ft_failed, ((size_t)c->ft_nfailed + 1) *
+			    sizeof(int));
+		if (!n)
+			return MPI_ERR_NO_MEM;
+		c->ft_failed = n;
+		c->ft_failed[c->ft_nfailed++] = w;
+	}
+	return MPI_SUCCESS;
+}
+
+static int acked(const struct libmsg_comm *c, int w)
+{
+	int i;
+
+	for (i = 0; i < c->ft_nacked; i++)
+		if (c->ft_failed[i] == w)
+			return 1;
+	return 0;
+}
+
+int PMPIX_Comm_revoke(MPI_Comm comm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_revoke";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	err = lm_ulfm_revoke(comm);
+	if (err)
+		return lm_error(comm, fn, err, "cannot revoke");
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_is_revoked(MPI_Comm comm, int *flag)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_is_revoked";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (!flag)
+		return lm_error(comm, fn, MPI_ERR_ARG, "flag is NULL");
+	lm_progress();
+	*flag = lm_ulfm_revoked(comm);
+	return MPI_SUCCESS;
+}
+
+/*
+ * After an agreement: MPI_ERR_PROC_FAILED when a member failed (left
+ * out of it, or seen dead here) and this process did not acknowledge
+ * the failure.
+ */
+static int unacked_failure(struct libmsg_comm *c,
+			   const struct lm_ft_agreement *ag)
+{
+	int r, w;
+
+	if (refresh(c))
+		return MPI_ERR_NO_MEM;
+	for (r = 0; r < c->size; r++) {
+		w = lm_comm_world(c, r);
+		if ((ag->in[r] == LM_FT_FAILED || lm.dead[w]) && !acked(c, w))
+			return MPI_ERR_PROC_FAILED;
+	}
+	return MPI_SUCCESS;
+}
+
+/* Run an agreement on c to its end. */
+static int agree_wait(struct libmsg_comm *c, const char *fn,
+		      struct lm_ft_agreement *ag, uint32_t value)
+{
+	struct lm_blocked b;
+	int err = lm_ulfm_agree_start(ag, c, value);
+
+	if (err)
+		return err;
+	lm_blocked_comm(&b, fn, MPICHAN_WAIT_COLL, c, MPI_PROC_NULL, 0,
+			sizeof(int));
+	lm_blocked_enter(&b);
+	while (!lm_ulfm_agree_test(ag))
+		lm_progress_block();
+	lm_blocked_leave(&b);
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_agree";
+	struct lm_ft_agreement ag;
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (!flag)
+		return lm_error(comm, fn, MPI_ERR_ARG, "flag is NULL");
+	err = agree_wait(comm, fn, &ag, (uint32_t)*flag);
+	if (err)
+		return lm_error(comm, fn, err, "cannot agree");
+	*flag = (int)ag.value;
+	err = unacked_failure(comm, &ag);
+	lm_ulfm_agree_end(&ag);
+	if (err)
+		return lm_error(comm, fn, err,
+				"a member failed and the failure was not acknowledged");
+	return MPI_SUCCESS;
+}
+
+/* MPIX_Comm_iagree: the agreement, its flag and its request. */
+struct iagree {
+	struct lm_ft_agreement ag;
+	int *flag;
+	int err;
+	MPI_Request req;
+};
+
+static int iagree_query(void *extra, MPI_Status *st)
+{
+	struct iagree *ia = extra;
+
+	PMPI_Status_set_elements(st, MPI_INT, 1);
+	PMPI_Status_set_cancelled(st, 0);
+	st->MPI_SOURCE = MPI_UNDEFINED;
+	st->MPI_TAG = MPI_UNDEFINED;
+	return ia->err;
+}
+
+static int iagree_free(void *extra)
+{
+	struct iagree *ia = extra;
+
+	lm_ulfm_agree_end(&ia->ag);
+	free(ia);
+	return MPI_SUCCESS;
+}
+
+static int iagree_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS;
+}
+
+/* Progress decided the agreement (p2p/ulfm.c). */
+static void iagree_done(struct lm_ft_agreement *ag)
+{
+	struct iagree *ia = caa_container_of(ag, struct iagree, ag);
+	struct libmsg_comm *c = (struct libmsg_comm *)ag->comm;
+
+	*ia->flag = (int)ag->value;
+	ia->err = unacked_failure(c, ag);
+	PMPI_Grequest_complete(ia->req);
+}
+
+int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_iagree";
+	struct iagree *ia;
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (!flag || !request)
+		return lm_error(comm, fn, MPI_ERR_ARG, "flag or request is NULL");
+	ia = calloc(1, sizeof(*ia));
+	if (!ia)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	ia->flag = flag;
+	err = PMPI_Grequest_start(iagree_query, iagree_free, iagree_cancel, ia,
+				  &ia->req);
+	if (err) {
+		free(ia);
+		return lm_error(comm, fn, err, "no request");
+	}
+	err = lm_ulfm_agree_start(&ia->ag, comm, (uint32_t)*flag);
+	if (err) {
+		ia->err = err;
+		PMPI_Grequest_complete(ia->req);
+		PMPI_Request_free(&ia->req);	/* frees ia */
+		return lm_error(comm, fn, err, "cannot agree");
+	}
+	ia->ag.done = iagree_done;
+	*request = ia->req;
+	return MPI_SUCCESS;
+}
+
+/* The survivors of an agreement: its members that took part, in order. */
+static MPI_Group survivors(const struct libmsg_comm *c,
+			  const struct lm_ft_agreement *ag)
+{
+	MPI_Group g;
+	int r, n = 0, *w = malloc((size_t)c->size * sizeof(int));
+
+	if (!w)
+		return NULL;
+	for (r = 0; r < c->size; r++)
+		if (ag->in[r] == LM_FT_IN)
+			w[n++] = lm_comm_world(c, r);
+	g = lm_group_new(n, w);
+	free(w);
+	return g;
+}
+
+static int shrink(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
+{
+	struct lm_ft_agreement ag;
+	char tag[64];
+	MPI_Comm nc;
+	MPI_Group g;
+	int err, made;
+
+	for (;;) {
+		err = agree_wait(comm, fn, &ag, 1);
+		if (err)
+			return lm_error(comm, fn, err, "cannot agree");
+		g = survivors(comm, &ag);
+		lm_ulfm_agree_end(&ag);
+		if (!g)
+			return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+		snprintf(tag, sizeof(tag), "libmsg:shrink:%u:%u", comm->ctx,
+			 comm->ft_shrinks++);
+		nc = MPI_COMM_NULL;
+		made = PMPI_Comm_create_from_group(g, tag, MPI_INFO_NULL,
+						   MPI_ERRORS_RETURN, &nc) ==
+			MPI_SUCCESS;
+		PMPI_Group_free(&g);
+		/* Did every survivor make it?  Else again, without the dead. */
+		err = agree_wait(comm, fn, &ag, (uint32_t)made);
+		if (err)
+			return lm_error(comm, fn, err, "cannot agree");
+		made = (int)ag.value;
+		lm_ulfm_agree_end(&ag);
+		if (made)
+			break;
+		if (nc != MPI_COMM_NULL)
+			PMPI_Comm_free(&nc);
+	}
+	PMPI_Comm_set_errhandler(nc, comm->errh);
+	*newcomm = nc;
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_shrink";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (!newcomm)
+		return lm_error(comm, fn, MPI_ERR_ARG, "newcomm is NULL");
+	return shrink(comm, fn, newcomm);
+}
+
+static int done_query(void *extra, MPI_Status *st)
+{
+	PMPI_Status_set_elements(st, MPI_BYTE, 0);
+	PMPI_Status_set_cancelled(st, 0);
+	st->MPI_SOURCE = MPI_UNDEFINED;
+	st->MPI_TAG = MPI_UNDEFINED;
+	return *(int *)extra;
+}
+
+static int done_free(void *extra)
+{
+	free(extra);
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_ishrink";
+	int err = check(comm, fn), *res;
+
+	if (err)
+		return err;
+	if (!newcomm || !request)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"newcomm or request is NULL");
+	res = malloc(sizeof(*res));
+	if (!res)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	*res = shrink(comm, fn, newcomm);
+	err = PMPI_Grequest_start(done_query, done_free, iagree_cancel, res,
+				  request);
+	if (err) {
+		free(res);
+		return lm_error(comm, fn, err, "no request");
+	}
+	PMPI_Grequest_complete(*request);
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_failure_ack(MPI_Comm comm)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_failure_ack";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (refresh(comm))
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	comm->ft_nacked = comm->ft_nfailed;
+	return MPI_SUCCESS;
+}
+
+static int failed_group(MPI_Comm comm, const char *fn, int n,
+			MPI_Group *failedgrp)
+{
+	if (!failedgrp)
+		return lm_error(comm, fn, MPI_ERR_ARG, "failedgrp is NULL");
+	*failedgrp = lm_group_new(n, comm->ft_failed);
+	if (!*failedgrp)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	return MPI_SUCCESS;
+}
+
+int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group *failedgrp)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_failure_get_acked";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	return failed_group(comm, fn, comm->ft_nacked, failedgrp);
+}
+
+int PMPIX_Comm_get_failed(MPI_Comm comm, MPI_Group *failedgrp)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_get_failed";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (refresh(comm))
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	return failed_group(comm, fn, comm->ft_nfailed, failedgrp);
+}
+
+int PMPIX_Comm_ack_failed(MPI_Comm comm, int num_to_ack, int *num_acked)
+{
+	LM_GUARD();
+	static const char fn[] = "MPIX_Comm_ack_failed";
+	int err = check(comm, fn);
+
+	if (err)
+		return err;
+	if (num_to_ack < 0 || !num_acked)
+		return lm_error(comm, fn, MPI_ERR_ARG,
+				"num_to_ack is negative or num_acked is NULL");
+	if (refresh(comm))
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	if (num_to_ack > comm->ft_nacked)
+		comm->ft_nacked = num_to_ack < comm->ft_nfailed ? num_to_ack :
+			comm->ft_nfailed;
+	*num_acked = comm->ft_nacked;
+	return MPI_SUCCESS;
+}

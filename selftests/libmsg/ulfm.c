@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// libmsg-test: run-by=ulfm.sh
+/*
+ * The ULFM calls of mpi-ext.h, one case per run (ulfm.sh runs each
+ * under mpiexec --with-ft; the cases that kill, the last rank):
+ *
+ *   revoke   ranks 1.. block in MPI_Recv from rank 0 on a duplicate of
+ *            MPI_COMM_WORLD; rank 0 revokes it: every receive returns
+ *            MPI_ERR_REVOKED, MPIX_Comm_is_revoked says
+ *            so everywhere, a send, a receive and a barrier on it fail at
+ *            once, an agreement and a shrink on it still work (the
+ *            shrink's communicator has everyone and works), and the
+ *            other communicator is untouched;
+ *   agree    flags agreed by bitwise AND without a failure; then the
+ *            victim dies and an agreement among the survivors gives the
+ *            AND of theirs with MPI_ERR_PROC_FAILED (not acknowledged);
+ *            after MPIX_Comm_failure_ack the next one succeeds and
+ *            MPIX_Comm_failure_get_acked names the victim; MPIX_Comm_iagree
+ *            too;
+ *   shrink   the victim dies; MPIX_Comm_get_failed names it,
+ *            MPIX_Comm_ack_failed counts it, and MPIX_Comm_shrink gives a
+ *            communicator of the survivors, in order, on which an
+ *            allreduce, a wildcard exchange and a further shrink work;
+ *            MPIX_Comm_ishrink too;
+ *   pending  rank 0's MPI_Irecv from MPI_ANY_SOURCE waits when the
+ *            victim dies: MPI_Wait and MPI_Test give
+ *            MPI_ERR_PROC_FAILED_PENDING and leave it; once the failure is
+ *            acknowledged, a message of rank 1 completes it;
+ *   exit3    the victim dies, the survivors shrink, rank 0 then exits
+ *            with status 3 after MPI_Finalize: mpiexec --with-ft must
+ *            exit with 3 (the survivors' word, not the signal's);
+ *   abort    the victim dies, then rank 0 calls MPI_Abort while the
+ *            others block in a receive that nothing matches: the job
+ *            must still end (mpiexec is told to end it).
+ *
+ * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
+ */
+#include <signal.h>
+#include <mpi-ext.h>
+#include "test.h"
+
+#define TAG	3
+
+static int victim;
+
+static void expect(int err, int cls, const char *what)
+{
+	int c;
+
+	MPI_Error_class(err, &c);
+	CHECK(c == cls, "%s: class %d, expected %d", what, c, cls);
+}
+
+/* A barrier that tells the victim to die once everyone is past it. */
+static void kill_victim(MPI_Comm comm)
+{
+	MPI_OK(MPI_Barrier(comm));
+	if (t_rank == victim)
+		raise(SIGKILL);
+}
+
+static int allreduce_ok(MPI_Comm c, int want_sum)
+{
+	int r, sum = -1;
+
+	MPI_OK(MPI_Comm_rank(c, &r));
+	MPI_OK(MPI_Allreduce(&t_rank, &sum, 1, MPI_INT, MPI_SUM, c));
+	return sum == want_sum;
+}
+
+static void case_revoke(void)
+{
+	MPI_Comm c, other, s;
+	int v = 0, flag = -1, n;
+	MPI_Request req;
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &other));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == 0) {
+		/* Let them block, then revoke. */
+		usleep(100000);
+		MPI_OK(MPIX_Comm_revoke(c));
+	} else {
+		expect(MPI_Recv(&v, 1, MPI_INT, 0, TAG, c, MPI_STATUS_IGNORE),
+		       MPI_ERR_REVOKED, "MPI_Recv blocked in the revoked comm");
+	}
+	MPI_OK(MPIX_Comm_is_revoked(c, &flag));
+	CHECK(flag == 1, "not revoked");
+	MPI_OK(MPIX_Comm_is_revoked(other, &flag));
+	CHECK(flag == 0, "the other communicator revoked");
+	expect(MPI_Send(&v, 1, MPI_INT, (t_rank + 1) % t_size, TAG, c),
+	       MPI_ERR_REVOKED, "MPI_Send on a revoked comm");
+	expect(MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG, c, &req),
+	       MPI_SUCCESS, "MPI_Irecv");
+	expect(MPI_Wait(&req, MPI_STATUS_IGNORE), MPI_ERR_REVOKED,
+	       "MPI_Irecv on a revoked comm");
+	expect(MPI_Barrier(c), MPI_ERR_REVOKED, "MPI_Barrier on a revoked comm");
+	flag = 1;
+	MPI_OK(MPIX_Comm_agree(c, &flag));
+	CHECK(flag == 1, "agreement on a revoked comm: %d", flag);
+	MPI_OK(MPIX_Comm_shrink(c, &s));
+	MPI_OK(MPI_Comm_size(s, &n));
+	CHECK(n == t_size, "shrink of a revoked comm without failures: %d", n);
+	CHECK(allreduce_ok(s, t_size * (t_size - 1) / 2), "allreduce on it");
+	CHECK(allreduce_ok(other, t_size * (t_size - 1) / 2),
+	      "allreduce on the other communicator");
+	MPI_OK(MPI_Comm_free(&s));
+	MPI_OK(MPI_Comm_free(&c));
+	MPI_OK(MPI_Comm_free(&other));
+}
+
+static void check_acked(MPI_Comm c, int want)
+{
+	MPI_Group g, wg;
+	int n, r = 0, w = -1;
+
+	MPI_OK(MPIX_Comm_failure_get_acked(c, &g));
+	MPI_OK(MPI_Group_size(g, &n));
+	CHECK(n == want, "%d acknowledged, expected %d", n, want);
+	if (n) {
+		MPI_OK(MPI_Comm_group(MPI_COMM_WORLD, &wg));
+		MPI_OK(MPI_Group_translate_ranks(g, 1, &r, wg, &w));
+		CHECK(w == victim, "acknowledged rank %d, not %d", w, victim);
+		MPI_OK(MPI_Group_free(&wg));
+	}
+	MPI_OK(MPI_Group_free(&g));
+}
+
+static void case_agree(void)
+{
+	int flag = ~(1 << t_rank), want = 0, r, err;
+	MPI_Request req;
+
+	MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+	for (r = 0; r < t_size; r++)
+		want |= 1 << r;
+	CHECK(flag == ~want, "AND of all: %#x, expected %#x", flag, ~want);
+	flag = t_rank == 1 ? 0 : 1;
+	MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+	CHECK(flag == 0, "one rank said 0, agreed %d", flag);
+	check_acked(MPI_COMM_WORLD, 0);
+	kill_victim(MPI_COMM_WORLD);
+	/* The victim's part is never in: the survivors' AND, and the news. */
+	flag = 0xff & ~(1 << t_rank);
+	err = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
+	expect(err, MPI_ERR_PROC_FAILED, "agreement after the death");
+	want = 0;
+	for (r = 0; r < t_size - 1; r++)
+		want |= 1 << r;
+	CHECK(flag == (0xff & ~want), "survivors' AND %#x, expected %#x",
+	      flag, 0xff & ~want);
+	MPI_OK(MPIX_Comm_failure_ack(MPI_COMM_WORLD));
+	check_acked(MPI_COMM_WORLD, 1);
+	flag = 1;
+	MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+	CHECK(flag == 1, "agreed %d after the acknowledgement", flag);
+	flag = t_rank ? 7 : 5;
+	MPI_OK(MPIX_Comm_iagree(MPI_COMM_WORLD, &flag, &req));
+	MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(flag == 5, "iagree: %d", flag);
+}
+
+static void case_shrink(void)
+{
+	MPI_Comm s, s2;
+	MPI_Group g;
+	MPI_Request req;
+	int n, r, acked = -1, v, i;
+
+	kill_victim(MPI_COMM_WORLD);
+	/* The death is noticed at once: get_failed may need a moment. */
+	do {
+		MPI_OK(MPIX_Comm_get_failed(MPI_COMM_WORLD, &g));
+		MPI_OK(MPI_Group_size(g, &n));
+		MPI_OK(MPI_Group_free(&g));
+	} while (n == 0);
+	CHECK(n == 1, "%d failed", n);
+	MPI_OK(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 0, &acked));
+	CHECK(acked == 0, "acked %d of 0", acked);
+	MPI_OK(MPIX_Comm_ack_failed(MPI_COMM_WORLD, 5, &acked));
+	CHECK(acked == 1, "acked %d of 1", acked);
+	MPI_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &s));
+	MPI_OK(MPI_Comm_size(s, &n));
+	MPI_OK(MPI_Comm_rank(s, &r));
+	CHECK(n == t_size - 1 && r == t_rank, "shrunk: rank %d of %d", r, n);
+	CHECK(allreduce_ok(s, (t_size - 1) * (t_size - 2) / 2),
+	      "allreduce on the shrunk comm");
+	/* A ring of wildcard receives. */
+	MPI_OK(MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG, s, &req));
+	MPI_OK(MPI_Send(&r, 1, MPI_INT, (r + 1) % n, TAG, s));
+	MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(v == (r + n - 1) % n, "ring: %d from %d", v, (r + n - 1) % n);
+	MPI_OK(MPIX_Comm_shrink(s, &s2));
+	MPI_OK(MPI_Comm_size(s2, &i));
+	CHECK(i == n, "shrink without a failure: %d of %d", i, n);
+	MPI_OK(MPI_Comm_free(&s2));
+	MPI_OK(MPIX_Comm_ishrink(MPI_COMM_WORLD, &s2, &req));
+	MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(allreduce_ok(s2, (t_size - 1) * (t_size - 2) / 2),
+	      "allreduce on the ishrunk comm");
+	MPI_OK(MPI_Comm_free(&s2));
+	MPI_OK(MPI_Comm_free(&s));
+}
+
+static void case_pending(void)
+{
+	MPI_Request req = MPI_REQUEST_NULL;
+	MPI_Status st;
+	MPI_Comm s;
+	int v = 0, flag = -1, one = 11;
+
+	if (t_rank == 0)
+		MPI_OK(MPI_Irecv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG,
+				 MPI_COMM_WORLD, &req));
+	kill_victim(MPI_COMM_WORLD);
+	if (t_rank == 0) {
+		expect(MPI_Wait(&req, &st), MPI_ERR_PROC_FAILED_PENDING,
+		       "MPI_Wait of a wildcard MPI_Irecv");
+		CHECK(req != MPI_REQUEST_NULL, "the pending request was freed");
+		expect(MPI_Test(&req, &flag, &st),
+		       MPI_ERR_PROC_FAILED_PENDING, "MPI_Test");
+		CHECK(req != MPI_REQUEST_NULL, "the pending request was freed");
+		MPI_OK(MPIX_Comm_failure_ack(MPI_COMM_WORLD));
+	}
+	/* Rank 1 sends only once rank 0 acknowledged. */
+	MPI_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &s));
+	MPI_OK(MPI_Comm_free(&s));
+	if (t_rank == 1)
+		MPI_OK(MPI_Send(&one, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD));
+	if (t_rank == 0) {
+		MPI_OK(MPI_Wait(&req, &st));
+		CHECK(v == 11 && st.MPI_SOURCE == 1, "got %d from %d", v,
+		      st.MPI_SOURCE);
+	}
+}
+
+static void case_exit3(void)
+{
+	MPI_Comm s;
+
+	kill_victim(MPI_COMM_WORLD);
+	MPI_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &s));
+	MPI_OK(MPI_Barrier(s));
+	MPI_OK(MPI_Comm_free(&s));
+}
+
+static void case_abort(void)
+{
+	int v;
+
+	kill_victim(MPI_COMM_WORLD);
+	if (t_rank == 0) {
+		usleep(100000);
+		MPI_Abort(MPI_COMM_WORLD, 5);
+	}
+	MPI_Recv(&v, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	CHECK(0, "the receive from rank 0 returned");
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "";
+
+	t_init(&argc, &argv);
+	victim = t_size - 1;
+	if (t_size < 3) {
+		if (t_rank == 0)
+			printf("ulfm: needs 3 ranks or more\n");
+		return t_done();
+	}
+	if (!strcmp(c, "revoke"))
+		case_revoke();
+	else if (!strcmp(c, "agree"))
+		case_agree();
+	else if (!strcmp(c, "shrink"))
+		case_shrink();
+	else if (!strcmp(c, "pending"))
+		case_pending();
+	else if (!strcmp(c, "exit3"))
+		case_exit3();
+	else if (!strcmp(c, "abort"))
+		case_abort();
+	else
+		CHECK(0, "no case '%s'", c);
+	printf("ulfm: rank %d ok\n", t_rank);
+	fflush(stdout);
+	MPI_Finalize();
+	return !strcmp(c, "exit3") && t_rank == 0 ? 3 : 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# libmsg-test: builds=plain,asan
+# Fault tolerance (ULFM, mpi-ext.h) under mpiexec --with-ft: revoke,
+# agree, shrink and pending wildcard receives (ulfm.c), and a solver
+# that loses a rank at a random iteration and must still get the exact
+# answer (ulfm_solver.c), a few seeds of it here; tools/test/ulfm-trials
+# runs many.  The launcher must let the survivors finish and exit 0 (or
+# with a survivor's own status), and still end the job on MPI_Abort.
+. "$(dirname "$0")/test.bash"
+
+cases() {
+	local np c s
+	for np in 3 4 8; do
+		for c in revoke agree shrink pending exit3 abort; do
+			echo "$c-$np $c (-n $np)"
+		done
+		for s in 0 1 2 3; do
+			echo "solver$s-$np solver, seed $s (-n $np)"
+		done
+	done
+}
+
+# oks PROG N: N lines "PROG: rank R ok" in the output.
+oks() {
+	local n
+	n=$(grep -c "^$1: rank [0-9]* ok" "$T_OUT")
+	[ "$n" = "$2" ] || t_fail "$n ranks ok, expected $2"
+}
+
+run_case() {
+	local what=${1%-*} np=${1##*-} seed
+	case $what in
+	solver*)
+		seed=${what#solver}
+		[ "$seed" = 0 ] || seed=$((seed * 1000 + np))
+		t_job 120 -n "$np" --with-ft "$bin/ulfm_solver" "$seed"
+		t_status 0 "seed $seed"
+		if [ "$seed" = 0 ]; then
+			oks ulfm_solver "$np"
+		else
+			oks ulfm_solver $((np - 1))
+			t_said "the others go on (--with-ft)" "seed $seed"
+		fi ;;
+	revoke)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
+		t_status 0 revoke
+		oks ulfm "$np" ;;
+	exit3)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" exit3
+		t_status 3 "a survivor's exit status"
+		oks ulfm $((np - 1)) ;;
+	abort)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" abort
+		t_failed "MPI_Abort after a death"
+		t_said "MPI_Abort(errorcode 5)" abort ;;
+	*)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" "$what"
+		t_status 0 "$what"
+		t_said "mpiexec: rank $((np - 1)) killed by signal 9" "$what"
+		oks ulfm $((np - 1)) ;;
+	esac
+}
+
+t_main "$@"
