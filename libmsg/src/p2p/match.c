@@ -550,10 +550,11 @@ int lm_match_pull(void)
 
 static void peer_dead_in(struct lm_match *q, void *arg)
 {
-	struct libmsg_request *req, *t;
+	struct libmsg_request *req;
 	int w = *(int *)arg;
 
-	cds_list_for_each_entry_safe(req, t, &q->posted, link) {
+again:
+	cds_list_for_each_entry(req, &q->posted, link) {
 		/* Wildcard and collective receives wait on every member. */
 		if (req->wpeer != w &&
 		    ((req->wpeer != MPI_ANY_SOURCE && !req->sched) ||
@@ -561,6 +562,12 @@ static void peer_dead_in(struct lm_match *q, void *arg)
 			continue;
 		cds_list_del(&req->link);
 		fail_dead(req, w);
+		/*
+		 * Failing a collective's receive withdraws the rest of its
+		 * round from this list (coll_sched.c): look again from the
+		 * start rather than through a next that may have gone.
+		 */
+		goto again;
 	}
 }
 

@@ -121,14 +121,20 @@ void lm_ulfm_ctx_fresh(uint32_t ctx)
 static void fail_pair(uint32_t i)
 {
 	struct lm_match *q;
-	struct libmsg_request *req, *t;
+	struct libmsg_request *req;
 	uint32_t ctx;
 
 	for (ctx = 2 * i; ctx <= 2 * i + 1; ctx++) {
 		q = lm_match_get(ctx);
 		if (!q)
 			continue;
-		cds_list_for_each_entry_safe(req, t, &q->posted, link) {
+		/*
+		 * Completing one may take others off the list (a collective
+		 * withdraws the rest of its round): take the first each time.
+		 */
+		while (!cds_list_empty(&q->posted)) {
+			req = cds_list_first_entry(&q->posted,
+						   struct libmsg_request, link);
 			cds_list_del(&req->link);
 			lm_status_set(&req->status, req->comm, MPI_ANY_SOURCE,
 				      MPI_ANY_TAG, 0, MPI_ERR_REVOKED);
