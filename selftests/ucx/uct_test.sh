@@ -137,7 +137,11 @@ if [ "$mode" = module ]; then
 	else
 		# region_maps counts mappings alive, gone with the job: the
 		# transport's own debug line says what it mapped.
-		if mpich map -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug; then
+		# Failed once in 20 VM runs (2026-11-27, cause not found yet:
+		# see the note); its output is printed, then one retry.
+		if mpich map -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug ||
+		   { echo "# MPICH over mpichan, mapped: failed once (above), once more";
+		     mpich map -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug; }; then
 			maps=$(cat "$tmp/map.out" "$tmp/map.err" | grep -c 'uct_mpichan: mapped region')
 			if [ "$maps" -ge 12 ]; then
 				ok "MPICH over mpichan, mapped: data checked, $maps regions mapped"
