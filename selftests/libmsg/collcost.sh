@@ -41,7 +41,7 @@ run_case() {
 		printf 'latency 3\n' > "$f"
 		t_job 60 MPICHAN_COLL_PARAMS="$f" -n 2 "$bin/collcost" area
 		t_failed "unknown parameter"
-		t_said "MPICHAN_COLL_PARAMS=.*unknown parameter" "unknown parameter"
+		t_said "^libmsg: rank [01]: MPICHAN_COLL_PARAMS=.*unknown parameter" "unknown parameter"
 		rm -f "$f" ;;
 	*)
 		t_fail "no case $1" ;;

@@ -157,8 +157,12 @@ void lm_vsay(const char *fmt, va_list ap)
 	char msg[512];
 	int n;
 
-	n = snprintf(msg, sizeof(msg), "libmsg: rank %d: ",
-		     lm.initialized ? (int)lm.job.rank : -1);
+	/* The rank is known once the job is attached, before MPI_Init ends. */
+	if (lm.job.nranks > 0)
+		n = snprintf(msg, sizeof(msg), "libmsg: rank %d: ",
+			     (int)lm.job.rank);
+	else
+		n = snprintf(msg, sizeof(msg), "libmsg: ");
 	n += vsnprintf(msg + n, sizeof(msg) - (size_t)n - 1, fmt, ap);
 	if (n > (int)sizeof(msg) - 2)
 		n = (int)sizeof(msg) - 2;
