@@ -70,7 +70,9 @@ summary() {
 	[ "$fail" = 0 ]
 }
 
-step() { echo; echo "==== $*"; }
+# A step's heading says when it began (seconds since the script started),
+# so a run's log shows where its time went.
+step() { echo; echo "==== $* (at ${SECONDS}s)"; }
 
 # Build the module for another kernel tree from a copy of the sources
 # (out-of-tree objects live beside them): build/kmod-NAME/kernel/mpichan.ko.
