@@ -345,6 +345,60 @@ static void all(MPI_Comm ic)
 }
 
 /*
+ * Ireduce and Ireduce_scatter_block in the remote group's rank order (a
+ * non-commutative op gives its rank 0's values), and a sum over a
+ * vector type of pairs (the reduction's view of a derived type).
+ */
+static void ordered(MPI_Comm ic)
+{
+	int ra = !t_in_a, me = t_lrank(), rs = t_rsize(), ls, i, r, want;
+	int s[4 * 16], d[4 * 16], root;
+	MPI_Datatype pair;
+	MPI_Op op;
+
+	MPI_Comm_size(ic, &ls);
+	MPI_OK(MPI_Op_create(first_op, 0, &op));
+	for (i = 0; i < 4 * 16; i++)
+		s[i] = 10 * t_rank + i;
+	for (i = 0; i < 4 * 16; i++)
+		d[i] = POISON;
+	/* Group A's rank 0 is the root. */
+	root = t_in_a ? (me ? MPI_PROC_NULL : MPI_ROOT) : 0;
+	NB(MPI_Ireduce(s, d, 4, MPI_INT, op, root, ic, &_r),
+	   MPI_Reduce_init(s, d, 4, MPI_INT, op, root, ic, MPI_INFO_NULL,
+			   &_r), d, t_in_a && !me ? 4 : 0);
+	for (i = 0; i < 4; i++)
+		CHECK(d[i] == (root == MPI_ROOT ? 10 * t_world_of(ra, 0) + i :
+			       POISON), "ireduce, first: [%d] = %d", i, d[i]);
+	/* rs to each local rank: ls * rs in all, in both groups. */
+	CHECK(ls * rs <= 4 * 16, "too many ranks");
+	NB(MPI_Ireduce_scatter_block(s, d, rs, MPI_INT, op, ic, &_r),
+	   MPI_Reduce_scatter_block_init(s, d, rs, MPI_INT, op, ic,
+					 MPI_INFO_NULL, &_r), d, rs);
+	for (i = 0; i < rs; i++)
+		CHECK(d[i] == 10 * t_world_of(ra, 0) + rs * me + i,
+		      "ireduce_scatter_block, first: [%d] = %d", i, d[i]);
+	MPI_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &pair));
+	MPI_OK(MPI_Type_commit(&pair));
+	for (i = 0; i < 4 * 16; i++)
+		d[i] = POISON;
+	NB(MPI_Iallreduce(s, d, 3, pair, MPI_SUM, ic, &_r),
+	   MPI_Allreduce_init(s, d, 3, pair, MPI_SUM, ic, MPI_INFO_NULL, &_r),
+	   d, 0);
+	/* Element k of the pair type: ints 3k and 3k + 2. */
+	for (i = 0; i < 6; i++) {
+		int at = (i / 2) * 3 + (i % 2) * 2;
+
+		for (want = 0, r = 0; r < rs; r++)
+			want += 10 * t_world_of(ra, r) + at;
+		CHECK(d[at] == want, "iallreduce of pairs: [%d] = %d, want %d",
+		      at, d[at], want);
+	}
+	MPI_OK(MPI_Type_free(&pair));
+	MPI_OK(MPI_Op_free(&op));
+}
+
+/*
  * Group A's processes start a barrier, then send synchronously to B;
  * B's receive first, then start theirs: each I call must return.
  */
@@ -451,6 +505,7 @@ int main(int argc, char **argv)
 		all(ic);
 		all(d);
 		rooted(d);
+		ordered(ic);
 	}
 	nonblocking(ic);
 	overlapped(ic, d);
