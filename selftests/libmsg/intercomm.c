@@ -316,8 +316,8 @@ static void errors(MPI_Comm ic, MPI_Comm lc)
 		 MPI_ERR_COMM, "an intercommunicator as local_comm");
 	T_EXPECT(MPI_Intercomm_create(MPI_COMM_NULL, 0, MPI_COMM_WORLD, 0, 5,
 				      &c), MPI_ERR_COMM, "local_comm null");
-	T_EXPECT(MPI_Ibarrier(ic, &r), MPI_ERR_UNSUPPORTED_OPERATION,
-		 "MPI_Ibarrier on an intercommunicator");
+	T_EXPECT(MPI_Iexscan(&x, &n, 1, MPI_INT, MPI_SUM, ic, &r),
+		 MPI_ERR_COMM, "MPI_Iexscan on an intercommunicator");
 	T_EXPECT(MPI_Scan(&x, &n, 1, MPI_INT, MPI_SUM, ic), MPI_ERR_COMM,
 		 "MPI_Scan on an intercommunicator");
 	/* Overlapping groups: the local group against itself. */

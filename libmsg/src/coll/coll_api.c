@@ -18,10 +18,10 @@ int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 
 	if (err)
 		return err;
-	/* The blocking ones that have a form for them went to coll_inter.c. */
-	if (comm->inter && nonblocking)
-		return lm_error(comm, fn, MPI_ERR_UNSUPPORTED_OPERATION,
-				"nonblocking and persistent collectives on intercommunicators are not supported");
+	/*
+	 * Those that have a form for them went to coll_inter*.c: Scan,
+	 * Exscan and the neighbourhood ones have none (MPI-3.1 5.2.2).
+	 */
 	if (comm->inter)
 		return lm_error(comm, fn, MPI_ERR_COMM,
 				"no such collective on an intercommunicator");
@@ -183,8 +183,9 @@ static int barrier(const char *fn, MPI_Comm comm, MPI_Request *request,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_barrier(fn, comm);
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_ibarrier(fn, comm, request) :
+			lm_inter_barrier(fn, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	NEW_SCHED(s, fn, comm);
 	return lm_coll_start(s, LM_BARRIER, fn, &a, nb ? request : NULL);
@@ -208,8 +209,10 @@ static int bcast(const char *fn, void *buf, int count, MPI_Datatype dt,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_bcast(fn, buf, count, dt, root, comm);
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_ibcast(fn, buf, count, dt, root, comm,
+					    request) :
+			lm_inter_bcast(fn, buf, count, dt, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_data(fn, comm, buf, count, dt, "buffer's"));
 	TRY(lm_coll_check_root(fn, comm, root));
@@ -302,8 +305,10 @@ static int reduce(const char *fn, const void *sendbuf, void *recvbuf,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_reduce(fn, sendbuf, recvbuf, count, dt,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_ireduce(fn, sendbuf, recvbuf, count, dt,
+				       op, root, comm, request) :
+			lm_inter_reduce(fn, sendbuf, recvbuf, count, dt,
 				       op, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
@@ -340,8 +345,10 @@ static int allreduce(const char *fn, const void *sendbuf, void *recvbuf,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_allreduce(fn, sendbuf, recvbuf, count,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_iallreduce(fn, sendbuf, recvbuf, count,
+					  dt, op, comm, request) :
+			lm_inter_allreduce(fn, sendbuf, recvbuf, count,
 					  dt, op, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, count, dt, op, 1, 1, &a));
@@ -382,10 +389,14 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 	uint64_t *cnt, total = 0, mult;
 	int n, i, mine;
 
-	if (!nb && lm_comm_is_inter(comm)) {
+	if (lm_comm_is_inter(comm)) {
 		if (c == LM_REDUCE_SCATTER && !recvcounts)
 			return lm_error(comm, fn, MPI_ERR_ARG,
 					"recvcounts is NULL");
+		if (nb)
+			return lm_inter_ireduce_scatter(fn, sendbuf, recvbuf,
+							recvcounts, recvcount,
+							dt, op, comm, request);
 		return lm_inter_reduce_scatter(fn, sendbuf, recvbuf,
 					       recvcounts, recvcount, dt,
 					       op, comm);

@@ -122,8 +122,11 @@ static int gather(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_sched *s;
 	int is_root;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_gather(fn, sendbuf, sendcount, sendtype,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_igather(fn, sendbuf, sendcount, sendtype,
+				       recvbuf, recvcount, recvtype, root,
+				       comm, request) :
+			lm_inter_gather(fn, sendbuf, sendcount, sendtype,
 				       recvbuf, recvcount, recvtype, root,
 				       comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -194,8 +197,11 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 	uint64_t *arr;
 	int is_root, n;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_gatherv(fn, sendbuf, sendcount, sendtype,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_igatherv(fn, sendbuf, sendcount, sendtype,
+					recvbuf, recvcounts, displs,
+					recvtype, root, comm, request) :
+			lm_inter_gatherv(fn, sendbuf, sendcount, sendtype,
 					recvbuf, recvcounts, displs,
 					recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -268,8 +274,11 @@ static int scatter(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_sched *s;
 	int is_root;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_scatter(fn, sendbuf, sendcount, sendtype,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_iscatter(fn, sendbuf, sendcount, sendtype,
+					recvbuf, recvcount, recvtype, root,
+					comm, request) :
+			lm_inter_scatter(fn, sendbuf, sendcount, sendtype,
 					recvbuf, recvcount, recvtype, root,
 					comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -336,8 +345,11 @@ static int scatterv(const char *fn, const void *sendbuf,
 	uint64_t *arr;
 	int is_root, n;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_scatterv(fn, sendbuf, sendcounts, displs,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_iscatterv(fn, sendbuf, sendcounts, displs,
+					 sendtype, recvbuf, recvcount,
+					 recvtype, root, comm, request) :
+			lm_inter_scatterv(fn, sendbuf, sendcounts, displs,
 					 sendtype, recvbuf, recvcount,
 					 recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -407,8 +419,11 @@ static int allgather(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_allgather(fn, sendbuf, sendcount, sendtype,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_iallgather(fn, sendbuf, sendcount, sendtype,
+					  recvbuf, recvcount, recvtype,
+					  comm, request) :
+			lm_inter_allgather(fn, sendbuf, sendcount, sendtype,
 					  recvbuf, recvcount, recvtype,
 					  comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -467,8 +482,11 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 	uint64_t *arr, total = 0;
 	int n, i;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_allgatherv(fn, sendbuf, sendcount,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_iallgatherv(fn, sendbuf, sendcount,
+					   sendtype, recvbuf, recvcounts,
+					   displs, recvtype, comm, request) :
+			lm_inter_allgatherv(fn, sendbuf, sendcount,
 					   sendtype, recvbuf, recvcounts,
 					   displs, recvtype, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -562,8 +580,11 @@ static int alltoall(const char *fn, const void *sendbuf, int sendcount,
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_alltoall(fn, sendbuf, sendcount, sendtype,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_ialltoall(fn, sendbuf, sendcount, sendtype,
+					 recvbuf, recvcount, recvtype,
+					 comm, request) :
+			lm_inter_alltoall(fn, sendbuf, sendcount, sendtype,
 					 recvbuf, recvcount, recvtype,
 					 comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
@@ -634,8 +655,12 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	uint64_t *arr, total = 0, extent = 0;
 	int n, i, w = c == LM_ALLTOALLW;
 
-	if (!nb && lm_comm_is_inter(comm))
-		return lm_inter_alltoallvw(fn, sendbuf, sendcounts,
+	if (lm_comm_is_inter(comm))
+		return nb ? lm_inter_ialltoallvw(fn, sendbuf, sendcounts,
+					   sdispls, sendtypes, sendtype,
+					   recvbuf, recvcounts, rdispls,
+					   recvtypes, recvtype, comm, w, request) :
+			lm_inter_alltoallvw(fn, sendbuf, sendcounts,
 					   sdispls, sendtypes, sendtype,
 					   recvbuf, recvcounts, rdispls,
 					   recvtypes, recvtype, comm, w);

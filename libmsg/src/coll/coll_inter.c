@@ -10,8 +10,7 @@
  * collective context, so never the program's).  Rooted ones: root is
  * MPI_ROOT at the root, MPI_PROC_NULL at the rest of its group, and
  * the root's rank in the other group there.  Blocking only: the
- * nonblocking and persistent forms refuse an intercommunicator
- * (lm_coll_check, MPI_ERR_UNSUPPORTED_OPERATION).
+ * nonblocking and persistent forms are coll_inter_nb*.c's.
  *
  * Cost, with l local and r remote processes, a the latency of one
  * message and L(n) the local collective's cost on n processes:

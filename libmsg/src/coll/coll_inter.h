@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * coll_inter.h: the blocking collectives on intercommunicators
- * (coll_inter.c, coll_inter_red.c), which coll_api*.c call for an
- * intercommunicator; errors are raised on it as fn.
+ * coll_inter.h: the collectives on intercommunicators (blocking:
+ * coll_inter.c, coll_inter_red.c; nonblocking: coll_inter_nb*.c),
+ * which coll_api*.c call for an intercommunicator; errors are raised on it as fn.
  */
 #ifndef LIBMSG_COLL_INTER_H
 #define LIBMSG_COLL_INTER_H
@@ -52,5 +52,60 @@ int lm_inter_allreduce(const char *fn, const void *sbuf, void *rbuf,
 int lm_inter_reduce_scatter(const char *fn, const void *sbuf, void *rbuf,
 			    const int counts[], int count, MPI_Datatype dt,
 			    MPI_Op op, MPI_Comm ic);
+
+/*
+ * The nonblocking forms (coll_inter_nb.c, coll_inter_nbred.c): one
+ * schedule each on ic, under a new request (or the persistent one that
+ * MPI_Start runs).
+ */
+struct lm_sched *lm_inter_sched(const char *fn, MPI_Comm ic);
+/* Close s and start it (err: free it, raise err as fn). */
+int lm_inter_run(const char *fn, struct lm_sched *s, int err,
+		 struct lm_coll_args *a, MPI_Request *request);
+int lm_inter_req(MPI_Comm ic, const char *fn, MPI_Request *request);
+int lm_inter_ibarrier(const char *fn, MPI_Comm ic, MPI_Request *request);
+int lm_inter_ibcast(const char *fn, void *buf, int count, MPI_Datatype dt,
+		    int root, MPI_Comm ic, MPI_Request *request);
+int lm_inter_igather(const char *fn, const void *sbuf, int scount,
+		     MPI_Datatype stype, void *rbuf, int rcount,
+		     MPI_Datatype rtype, int root, MPI_Comm ic,
+		     MPI_Request *request);
+int lm_inter_iscatter(const char *fn, const void *sbuf, int scount,
+		      MPI_Datatype stype, void *rbuf, int rcount,
+		      MPI_Datatype rtype, int root, MPI_Comm ic,
+		      MPI_Request *request);
+int lm_inter_igatherv(const char *fn, const void *sbuf, int scount,
+		      MPI_Datatype stype, void *rbuf, const int rcounts[],
+		      const int displs[], MPI_Datatype rtype, int root,
+		      MPI_Comm ic, MPI_Request *request);
+int lm_inter_iscatterv(const char *fn, const void *sbuf, const int scounts[],
+		       const int displs[], MPI_Datatype stype, void *rbuf,
+		       int rcount, MPI_Datatype rtype, int root, MPI_Comm ic,
+		       MPI_Request *request);
+int lm_inter_iallgather(const char *fn, const void *sbuf, int scount,
+			MPI_Datatype stype, void *rbuf, int rcount,
+			MPI_Datatype rtype, MPI_Comm ic, MPI_Request *request);
+int lm_inter_iallgatherv(const char *fn, const void *sbuf, int scount,
+			 MPI_Datatype stype, void *rbuf, const int rcounts[],
+			 const int displs[], MPI_Datatype rtype, MPI_Comm ic,
+			 MPI_Request *request);
+int lm_inter_ialltoall(const char *fn, const void *sbuf, int scount,
+		       MPI_Datatype stype, void *rbuf, int rcount,
+		       MPI_Datatype rtype, MPI_Comm ic, MPI_Request *request);
+int lm_inter_ialltoallvw(const char *fn, const void *sbuf,
+			 const int scounts[], const int sdispls[],
+			 const MPI_Datatype *stypes, MPI_Datatype stype,
+			 void *rbuf, const int rcounts[], const int rdispls[],
+			 const MPI_Datatype *rtypes, MPI_Datatype rtype,
+			 MPI_Comm ic, int w, MPI_Request *request);
+int lm_inter_ireduce(const char *fn, const void *sbuf, void *rbuf, int count,
+		     MPI_Datatype dt, MPI_Op op, int root, MPI_Comm ic,
+		     MPI_Request *request);
+int lm_inter_iallreduce(const char *fn, const void *sbuf, void *rbuf,
+			int count, MPI_Datatype dt, MPI_Op op, MPI_Comm ic,
+			MPI_Request *request);
+int lm_inter_ireduce_scatter(const char *fn, const void *sbuf, void *rbuf,
+			     const int counts[], int count, MPI_Datatype dt,
+			     MPI_Op op, MPI_Comm ic, MPI_Request *request);
 
 #endif /* LIBMSG_COLL_INTER_H */

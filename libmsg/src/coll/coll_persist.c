@@ -20,7 +20,7 @@
 
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/coll_inter.h"
 
 enum lm_pc {
 	PC_BARRIER, PC_BCAST, PC_GATHER, PC_GATHERV, PC_SCATTER, PC_SCATTERV,
@@ -245,19 +245,51 @@ static int check_args(const char *fn, const struct lm_pcoll *a,
 }
 
 /*
+ * On an intercommunicator (the start runs coll_inter_nb*.c): no Scan,
+ * Exscan or neighbourhood form; the root is MPI_ROOT, MPI_PROC_NULL or
+ * a remote rank, and which buffers count depends on it, so the start
+ * checks them; the op is checked where one is used.
+ */
+static int inter_check(const char *fn, const struct lm_pcoll *a,
+		       unsigned int chk, MPI_Request *request)
+{
+	const char *why = "invalid operation";
+	MPI_Comm ic = a->comm;
+	int err;
+
+	if (a->kind == PC_SCAN || a->kind == PC_EXSCAN ||
+	    a->kind >= PC_NB_ALLGATHER)
+		return lm_error(ic, fn, MPI_ERR_COMM,
+				"no such collective on an intercommunicator");
+	if (!request)
+		return lm_error(ic, fn, MPI_ERR_REQUEST, "request is NULL");
+	if (chk & CHK_ROOT)
+		TRY(lm_inter_root(ic, fn, a->root));
+	if (!(chk & CHK_OP) || a->root == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	if (lm_check_datatype(a->stype))
+		return lm_error(ic, fn, MPI_ERR_TYPE, "%s",
+				lm_datatype_why(a->stype));
+	err = lm_op_check(a->op, a->stype, &why);
+	return err ? lm_error(ic, fn, err, "%s", why) : MPI_SUCCESS;
+}
+
+/*
  * Every init: check, then make the inactive request holding a copy of
  * *a, its valid datatypes and its op held until the request goes.
  */
 static int pcoll_init(const char *fn, const struct lm_pcoll *a,
 		      unsigned int chk, MPI_Info info, MPI_Request *request)
 {
+	int inter = lm_comm_is_inter(a->comm);
 	struct libmsg_request *req;
 	struct lm_pcoll *pc;
-	int err = lm_coll_check(fn, a->comm, request, 1);
+	int err = inter ? inter_check(fn, a, chk, request) :
+		lm_coll_check(fn, a->comm, request, 1);
 
 	if (!err)
 		err = lm_check_info_arg(a->comm, info, fn);
-	if (!err)
+	if (!err && !inter)
 		err = check_args(fn, a, chk);
 	if (err)
 		return err;
@@ -276,7 +308,7 @@ static int pcoll_init(const char *fn, const struct lm_pcoll *a,
 		lm_dt_hold(pc->stype);
 	if (pc->held_r)
 		lm_dt_hold(pc->rtype);
-	if (!(chk & CHK_OP))
+	if (!(chk & CHK_OP) || (inter && a->root == MPI_PROC_NULL))
 		pc->op = NULL;
 	if (pc->op)
 		lm_op_hold(pc->op);
