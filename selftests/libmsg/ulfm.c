@@ -31,7 +31,16 @@
  *            exit with 3 (the survivors' word, not the signal's);
  *   abort    the victim dies, then rank 0 calls MPI_Abort while the
  *            others block in a receive that nothing matches: the job
- *            must still end (mpiexec is told to end it).
+ *            must still end (mpiexec is told to end it);
+ *   revsend  (2 ranks or more, nobody dies) every rank but 0 starts a
+ *            synchronous eager send, a rendezvous send and a
+ *            synchronous rendezvous send to rank 0 on a duplicate of
+ *            MPI_COMM_WORLD, then blocks in a rendezvous MPI_Send to
+ *            it; rank 0, which receives none of them, starts a
+ *            synchronous eager and a synchronous rendezvous send to
+ *            rank 1 (which receives neither), then revokes: every one
+ *            of these sends, already in its ring and waiting for its
+ *            match, completes with MPI_ERR_REVOKED on both sides.
  *
  * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
  */
@@ -258,13 +267,50 @@ static void case_abort(void)
 	CHECK(0, "the receive from rank 0 returned");
 }
 
+#define BIG	(1 << 20)	/* above every eager limit: a rendezvous */
+
+static void case_revsend(void)
+{
+	static char big[4][BIG];
+	MPI_Request req[3];
+	MPI_Comm c;
+	int v = 1, i, n;
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == 0) {
+		/* Synchronous: rank 1, blocked in its own send, pulls neither. */
+		MPI_OK(MPI_Issend(&v, 1, MPI_INT, 1, TAG, c, &req[0]));
+		MPI_OK(MPI_Issend(big[0], BIG, MPI_CHAR, 1, TAG, c, &req[1]));
+		/* Not in MPI: the sends to it stay unmatched until the revoke. */
+		usleep(100000);
+		MPI_OK(MPIX_Comm_revoke(c));
+		n = 2;
+	} else {
+		MPI_OK(MPI_Issend(&v, 1, MPI_INT, 0, TAG, c, &req[0]));
+		MPI_OK(MPI_Isend(big[0], BIG, MPI_CHAR, 0, TAG, c, &req[1]));
+		MPI_OK(MPI_Issend(big[1], BIG, MPI_CHAR, 0, TAG, c, &req[2]));
+		expect(MPI_Send(big[2], BIG, MPI_CHAR, 0, TAG, c),
+		       MPI_ERR_REVOKED, "a blocked rendezvous MPI_Send");
+		n = 3;
+	}
+	for (i = 0; i < n; i++)
+		expect(MPI_Wait(&req[i], MPI_STATUS_IGNORE), MPI_ERR_REVOKED,
+		       i == 0 ? "a synchronous eager send" :
+		       i == 1 && t_rank ? "a rendezvous send" :
+		       "a synchronous rendezvous send");
+	/* Nothing of them is left to match on the other communicators. */
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Comm_free(&c));
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
 
 	t_init(&argc, &argv);
 	victim = t_size - 1;
-	if (t_size < 3) {
+	if (t_size < 3 && strcmp(c, "revsend")) {
 		if (t_rank == 0)
 			printf("ulfm: needs 3 ranks or more\n");
 		return t_done();
@@ -281,6 +327,8 @@ int main(int argc, char **argv)
 		case_exit3();
 	else if (!strcmp(c, "abort"))
 		case_abort();
+	else if (!strcmp(c, "revsend"))
+		case_revsend();
 	else
 		CHECK(0, "no case '%s'", c);
 	printf("ulfm: rank %d ok\n", t_rank);

@@ -19,6 +19,12 @@ cases() {
 			echo "solver$s-$np solver, seed $s (-n $np)"
 		done
 	done
+	# Sends in the ring that wait for their match when the revoke
+	# comes (before 2026-11-27 the rendezvous and synchronous ones
+	# never ended).
+	for np in 2 3 4 8; do
+		echo "revsend-$np revoke ends pending sends (-n $np)"
+	done
 	# The linear allgatherv posts every receive of the round at once:
 	# a death fails one and the round's others are withdrawn while the
 	# death (or revoke) is still walking that list.  Before 2026-11-27
@@ -59,6 +65,10 @@ run_case() {
 			oks ulfm_solver $((np - 1))
 			t_said "the others go on (--with-ft)" "seed $seed"
 		fi ;;
+	revsend)
+		t_job 30 -n "$np" --with-ft "$bin/ulfm" revsend
+		t_status 0 revsend
+		oks ulfm "$np" ;;
 	revoke)
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
 		t_status 0 revoke
