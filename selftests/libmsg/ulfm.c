@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libmsg-test: run-by=ulfm.sh
+// libmsg-test: builds=plain,asan,tsan run-by=ulfm.sh
 /*
  * The ULFM calls of mpi-ext.h, one case per run (ulfm.sh runs each
  * under mpiexec --with-ft; the cases that kill, the last rank):
@@ -40,10 +40,20 @@
  *            synchronous eager and a synchronous rendezvous send to
  *            rank 1 (which receives neither), then revokes: every one
  *            of these sends, already in its ring and waiting for its
- *            match, completes with MPI_ERR_REVOKED on both sides.
+ *            match, completes with MPI_ERR_REVOKED on both sides;
+ *   mtrevoke (2 ranks or more, MPI_THREAD_MULTIPLE, nobody dies) on
+ *            every rank one thread blocks in a wildcard MPI_Recv (of a
+ *            tag nobody sends) and another in a synchronous rendezvous
+ *            MPI_Ssend (to rank 0, rank 0's to rank 1) on a duplicate
+ *            of MPI_COMM_WORLD, a third in an MPIX_Comm_agree on
+ *            MPI_COMM_WORLD that rank 0 joins only after it revoked the
+ *            duplicate: the first two end with MPI_ERR_REVOKED, the
+ *            agreement gives the AND (ulfm.sh runs this one under
+ *            ThreadSanitizer too).
  *
  * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <mpi-ext.h>
 #include "test.h"
@@ -304,13 +314,81 @@ static void case_revsend(void)
 	MPI_OK(MPI_Comm_free(&c));
 }
 
+static MPI_Comm mt_comm;
+
+static void *mt_recv(void *arg)
+{
+	int v;
+
+	(void)arg;
+	expect(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG + 1, mt_comm,
+			MPI_STATUS_IGNORE), MPI_ERR_REVOKED,
+	       "a thread's blocked MPI_Recv");
+	return NULL;
+}
+
+static void *mt_send(void *arg)
+{
+	(void)arg;
+	expect(MPI_Ssend(arg, BIG, MPI_CHAR, t_rank ? 0 : 1, TAG, mt_comm),
+	       MPI_ERR_REVOKED, "a thread's blocked rendezvous MPI_Ssend");
+	return NULL;
+}
+
+static void *mt_agree(void *arg)
+{
+	int flag = t_rank ? 3 : 6;
+
+	(void)arg;
+	MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+	CHECK(flag == 2, "agreed %d, expected 2", flag);
+	return NULL;
+}
+
+static void case_mtrevoke(void)
+{
+	static char big[BIG];
+	pthread_t th[3];
+	int i, flag = 6;
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK(!pthread_create(&th[0], NULL, mt_recv, NULL), "pthread_create");
+	CHECK(!pthread_create(&th[1], NULL, mt_send, big), "pthread_create");
+	if (t_rank == 0) {
+		usleep(100000);
+		MPI_OK(MPIX_Comm_revoke(mt_comm));
+		MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+		CHECK(flag == 2, "agreed %d, expected 2", flag);
+		th[2] = th[1];
+	} else {
+		CHECK(!pthread_create(&th[2], NULL, mt_agree, NULL),
+		      "pthread_create");
+	}
+	for (i = 0; i < (t_rank ? 3 : 2); i++)
+		pthread_join(th[i], NULL);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Comm_free(&mt_comm));
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
 
-	t_init(&argc, &argv);
+	if (!strcmp(c, "mtrevoke")) {
+		int provided;
+
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+		CHECK(provided == MPI_THREAD_MULTIPLE, "thread level %d",
+		      provided);
+		MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	} else {
+		t_init(&argc, &argv);
+	}
 	victim = t_size - 1;
-	if (t_size < 3 && strcmp(c, "revsend")) {
+	if (t_size < 3 && strcmp(c, "revsend") && strcmp(c, "mtrevoke")) {
 		if (t_rank == 0)
 			printf("ulfm: needs 3 ranks or more\n");
 		return t_done();
@@ -329,6 +407,8 @@ int main(int argc, char **argv)
 		case_abort();
 	else if (!strcmp(c, "revsend"))
 		case_revsend();
+	else if (!strcmp(c, "mtrevoke"))
+		case_mtrevoke();
 	else
 		CHECK(0, "no case '%s'", c);
 	printf("ulfm: rank %d ok\n", t_rank);
