@@ -541,8 +541,12 @@ static void peer_dead(int w)
 static void revoke_inflight(struct libmsg_request *req)
 {
 	req->revoked = 1;
-	if (req->cancel)
-		return;		/* MPI_Cancel's withdrawal does it */
+	/*
+	 * MPI_Cancel's withdrawal does it; the receiver's death (a send
+	 * the module holds: its CQE) too, and no reply would come.
+	 */
+	if (req->cancel || lm.dead[req->wpeer])
+		return;
 	req->cancel = 1;
 	lm_send_ctl(req->wpeer, LM_MSG_CANCEL, (uintptr_t)req, 0);
 }
