@@ -21,7 +21,8 @@
  *            MPIX_Comm_ack_failed counts it, and MPIX_Comm_shrink gives a
  *            communicator of the survivors, in order, on which an
  *            allreduce, a wildcard exchange and a further shrink work;
- *            MPIX_Comm_ishrink too;
+ *            MPIX_Comm_ishrink too, which returns at once on rank 0
+ *            while rank 1 has not called it yet (MPI_Test: not done);
  *   pending  rank 0's MPI_Irecv from MPI_ANY_SOURCE waits when the
  *            victim dies: MPI_Wait and MPI_Test give
  *            MPI_ERR_PROC_FAILED_PENDING and leave it; once the failure is
@@ -214,7 +215,15 @@ static void case_shrink(void)
 	MPI_OK(MPI_Comm_size(s2, &i));
 	CHECK(i == n, "shrink without a failure: %d of %d", i, n);
 	MPI_OK(MPI_Comm_free(&s2));
+	/* Rank 1 comes late: rank 0's ishrink returns, still under way. */
+	if (t_rank == 1)
+		usleep(300000);
 	MPI_OK(MPIX_Comm_ishrink(MPI_COMM_WORLD, &s2, &req));
+	if (t_rank == 0) {
+		i = -1;
+		MPI_OK(MPI_Test(&req, &i, MPI_STATUS_IGNORE));
+		CHECK(i == 0, "MPIX_Comm_ishrink done before rank 1 called it");
+	}
 	MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
 	CHECK(allreduce_ok(s2, (t_size - 1) * (t_size - 2) / 2),
 	      "allreduce on the ishrunk comm");
