@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libmsg-test: run-by=ulfm.sh
+// libmsg-test: builds=plain,asan,tsan run-by=ulfm.sh
 /*
  * The ULFM calls of mpi-ext.h, one case per run (ulfm.sh runs each
  * under mpiexec --with-ft; the cases that kill, the last rank):
@@ -21,7 +21,8 @@
  *            MPIX_Comm_ack_failed counts it, and MPIX_Comm_shrink gives a
  *            communicator of the survivors, in order, on which an
  *            allreduce, a wildcard exchange and a further shrink work;
- *            MPIX_Comm_ishrink too;
+ *            MPIX_Comm_ishrink too, which returns at once on rank 0
+ *            while rank 1 has not called it yet (MPI_Test: not done);
  *   pending  rank 0's MPI_Irecv from MPI_ANY_SOURCE waits when the
  *            victim dies: MPI_Wait and MPI_Test give
  *            MPI_ERR_PROC_FAILED_PENDING and leave it; once the failure is
@@ -31,10 +32,29 @@
  *            exit with 3 (the survivors' word, not the signal's);
  *   abort    the victim dies, then rank 0 calls MPI_Abort while the
  *            others block in a receive that nothing matches: the job
- *            must still end (mpiexec is told to end it).
+ *            must still end (mpiexec is told to end it);
+ *   revsend  (2 ranks or more, nobody dies) every rank but 0 starts a
+ *            synchronous eager send, a rendezvous send and a
+ *            synchronous rendezvous send to rank 0 on a duplicate of
+ *            MPI_COMM_WORLD, then blocks in a rendezvous MPI_Send to
+ *            it; rank 0, which receives none of them, starts a
+ *            synchronous eager and a synchronous rendezvous send to
+ *            rank 1 (which receives neither), then revokes: every one
+ *            of these sends, already in its ring and waiting for its
+ *            match, completes with MPI_ERR_REVOKED on both sides;
+ *   mtrevoke (2 ranks or more, MPI_THREAD_MULTIPLE, nobody dies) on
+ *            every rank one thread blocks in a wildcard MPI_Recv (of a
+ *            tag nobody sends) and another in a synchronous rendezvous
+ *            MPI_Ssend (to rank 0, rank 0's to rank 1) on a duplicate
+ *            of MPI_COMM_WORLD, a third in an MPIX_Comm_agree on
+ *            MPI_COMM_WORLD that rank 0 joins only after it revoked the
+ *            duplicate: the first two end with MPI_ERR_REVOKED, the
+ *            agreement gives the AND (ulfm.sh runs this one under
+ *            ThreadSanitizer too).
  *
  * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <mpi-ext.h>
 #include "test.h"
@@ -195,7 +215,15 @@ static void case_shrink(void)
 	MPI_OK(MPI_Comm_size(s2, &i));
 	CHECK(i == n, "shrink without a failure: %d of %d", i, n);
 	MPI_OK(MPI_Comm_free(&s2));
+	/* Rank 1 comes late: rank 0's ishrink returns, still under way. */
+	if (t_rank == 1)
+		usleep(300000);
 	MPI_OK(MPIX_Comm_ishrink(MPI_COMM_WORLD, &s2, &req));
+	if (t_rank == 0) {
+		i = -1;
+		MPI_OK(MPI_Test(&req, &i, MPI_STATUS_IGNORE));
+		CHECK(i == 0, "MPIX_Comm_ishrink done before rank 1 called it");
+	}
 	MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
 	CHECK(allreduce_ok(s2, (t_size - 1) * (t_size - 2) / 2),
 	      "allreduce on the ishrunk comm");
@@ -258,13 +286,118 @@ static void case_abort(void)
 	CHECK(0, "the receive from rank 0 returned");
 }
 
+#define BIG	(1 << 20)	/* above every eager limit: a rendezvous */
+
+static void case_revsend(void)
+{
+	static char big[4][BIG];
+	MPI_Request req[3];
+	MPI_Comm c;
+	int v = 1, i, n;
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == 0) {
+		/* Synchronous: rank 1, blocked in its own send, pulls neither. */
+		MPI_OK(MPI_Issend(&v, 1, MPI_INT, 1, TAG, c, &req[0]));
+		MPI_OK(MPI_Issend(big[0], BIG, MPI_CHAR, 1, TAG, c, &req[1]));
+		/* Not in MPI: the sends to it stay unmatched until the revoke. */
+		usleep(100000);
+		MPI_OK(MPIX_Comm_revoke(c));
+		n = 2;
+	} else {
+		MPI_OK(MPI_Issend(&v, 1, MPI_INT, 0, TAG, c, &req[0]));
+		MPI_OK(MPI_Isend(big[0], BIG, MPI_CHAR, 0, TAG, c, &req[1]));
+		MPI_OK(MPI_Issend(big[1], BIG, MPI_CHAR, 0, TAG, c, &req[2]));
+		expect(MPI_Send(big[2], BIG, MPI_CHAR, 0, TAG, c),
+		       MPI_ERR_REVOKED, "a blocked rendezvous MPI_Send");
+		n = 3;
+	}
+	for (i = 0; i < n; i++)
+		expect(MPI_Wait(&req[i], MPI_STATUS_IGNORE), MPI_ERR_REVOKED,
+		       i == 0 ? "a synchronous eager send" :
+		       i == 1 && t_rank ? "a rendezvous send" :
+		       "a synchronous rendezvous send");
+	/* Nothing of them is left to match on the other communicators. */
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Comm_free(&c));
+}
+
+static MPI_Comm mt_comm;
+
+static void *mt_recv(void *arg)
+{
+	int v;
+
+	(void)arg;
+	expect(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG + 1, mt_comm,
+			MPI_STATUS_IGNORE), MPI_ERR_REVOKED,
+	       "a thread's blocked MPI_Recv");
+	return NULL;
+}
+
+static void *mt_send(void *arg)
+{
+	(void)arg;
+	expect(MPI_Ssend(arg, BIG, MPI_CHAR, t_rank ? 0 : 1, TAG, mt_comm),
+	       MPI_ERR_REVOKED, "a thread's blocked rendezvous MPI_Ssend");
+	return NULL;
+}
+
+static void *mt_agree(void *arg)
+{
+	int flag = t_rank ? 3 : 6;
+
+	(void)arg;
+	MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+	CHECK(flag == 2, "agreed %d, expected 2", flag);
+	return NULL;
+}
+
+static void case_mtrevoke(void)
+{
+	static char big[BIG];
+	pthread_t th[3];
+	int i, flag = 6;
+
+	MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK(!pthread_create(&th[0], NULL, mt_recv, NULL), "pthread_create");
+	CHECK(!pthread_create(&th[1], NULL, mt_send, big), "pthread_create");
+	if (t_rank == 0) {
+		usleep(100000);
+		MPI_OK(MPIX_Comm_revoke(mt_comm));
+		MPI_OK(MPIX_Comm_agree(MPI_COMM_WORLD, &flag));
+		CHECK(flag == 2, "agreed %d, expected 2", flag);
+		th[2] = th[1];
+	} else {
+		CHECK(!pthread_create(&th[2], NULL, mt_agree, NULL),
+		      "pthread_create");
+	}
+	for (i = 0; i < (t_rank ? 3 : 2); i++)
+		pthread_join(th[i], NULL);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Comm_free(&mt_comm));
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
 
-	t_init(&argc, &argv);
+	if (!strcmp(c, "mtrevoke")) {
+		int provided;
+
+		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+		CHECK(provided == MPI_THREAD_MULTIPLE, "thread level %d",
+		      provided);
+		MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+		MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	} else {
+		t_init(&argc, &argv);
+	}
 	victim = t_size - 1;
-	if (t_size < 3) {
+	if (t_size < 3 && strcmp(c, "revsend") && strcmp(c, "mtrevoke")) {
 		if (t_rank == 0)
 			printf("ulfm: needs 3 ranks or more\n");
 		return t_done();
@@ -281,6 +414,10 @@ int main(int argc, char **argv)
 		case_exit3();
 	else if (!strcmp(c, "abort"))
 		case_abort();
+	else if (!strcmp(c, "revsend"))
+		case_revsend();
+	else if (!strcmp(c, "mtrevoke"))
+		case_mtrevoke();
 	else
 		CHECK(0, "no case '%s'", c);
 	printf("ulfm: rank %d ok\n", t_rank);

@@ -1,16 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# libmsg-test: builds=plain,asan
+# libmsg-test: builds=plain,asan,tsan
 # Fault tolerance (ULFM, mpi-ext.h) under mpiexec --with-ft: revoke,
 # agree, shrink and pending wildcard receives (ulfm.c), and a solver
 # that loses a rank at a random iteration and must still get the exact
 # answer (ulfm_solver.c), a few seeds of it here; tools/test/ulfm-trials
 # runs many.  The launcher must let the survivors finish and exit 0 (or
 # with a survivor's own status), and still end the job on MPI_Abort.
+# The threaded case (mtrevoke) runs in every build, ThreadSanitizer's
+# too; the others in the plain and ASan builds.
 . "$(dirname "$0")/test.bash"
 
 cases() {
 	local np c s
+	# Threads: under ThreadSanitizer that case alone (natively).
+	for np in 2 3 4; do
+		echo "mtrevoke-$np revoke with threads blocked (-n $np)"
+	done
+	case $bin in */tsan) return ;; esac
 	for np in 3 4 8; do
 		for c in revoke agree shrink pending exit3 abort; do
 			echo "$c-$np $c (-n $np)"
@@ -18,6 +25,12 @@ cases() {
 		for s in 0 1 2 3; do
 			echo "solver$s-$np solver, seed $s (-n $np)"
 		done
+	done
+	# Sends in the ring that wait for their match when the revoke
+	# comes (before 2026-11-27 the rendezvous and synchronous ones
+	# never ended).
+	for np in 2 3 4 8; do
+		echo "revsend-$np revoke ends pending sends (-n $np)"
 	done
 	# The linear allgatherv posts every receive of the round at once:
 	# a death fails one and the round's others are withdrawn while the
@@ -59,6 +72,14 @@ run_case() {
 			oks ulfm_solver $((np - 1))
 			t_said "the others go on (--with-ft)" "seed $seed"
 		fi ;;
+	mtrevoke)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm" mtrevoke
+		t_status 0 mtrevoke
+		oks ulfm "$np" ;;
+	revsend)
+		t_job 30 -n "$np" --with-ft "$bin/ulfm" revsend
+		t_status 0 revsend
+		oks ulfm "$np" ;;
 	revoke)
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
 		t_status 0 revoke

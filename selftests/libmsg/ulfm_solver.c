@@ -16,7 +16,8 @@
  * x'.  A rank whose allgather fails revokes the communicator (the
  * others, blocked in the allgather, wake with MPI_ERR_REVOKED); then
  * every rank agrees on whether the iteration succeeded everywhere.  If
- * not, they shrink the communicator, share the rows out again among
+ * not, they shrink the communicator (MPIX_Comm_ishrink for an odd
+ * SEED, MPIX_Comm_shrink else), share the rows out again among
  * the survivors and redo the iteration from the last agreed x, which
  * every survivor holds whole.  A row's new value is computed the same
  * way whoever owns it, so the result must equal the serial solver's
@@ -124,8 +125,15 @@ int main(int argc, char **argv)
 		{
 			MPI_Comm s;
 
+			MPI_Request req;
+
 			MPI_OK(MPIX_Comm_failure_ack(comm));
-			MPI_OK(MPIX_Comm_shrink(comm, &s));
+			if (seed % 2) {
+				MPI_OK(MPIX_Comm_ishrink(comm, &s, &req));
+				MPI_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+			} else {
+				MPI_OK(MPIX_Comm_shrink(comm, &s));
+			}
 			MPI_OK(MPI_Comm_free(&comm));
 			comm = s;
 			recoveries++;

@@ -144,6 +144,8 @@ void lm_ctx_init(void);
  * the same, waited for (through the collective area where it can):
  * MPI_SUCCESS, or an error class (not reported) and why[] says why.
  */
+/* MPI_Comm_create_from_group's tag of a stringtag (comm_create.c). */
+int lm_comm_string_tag(const char *s);
 int lm_ctx_agree_start(struct libmsg_comm *over, int tag,
 		       struct libmsg_comm *made, struct libmsg_comm **out,
 		       struct libmsg_request *req);

@@ -434,7 +434,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 }
 
 /* A tag for stringtag (FNV-1a): equal strings, equal tags. */
-static int string_tag(const char *s)
+int lm_comm_string_tag(const char *s)
 {
 	uint32_t h = 2166136261U;
 
@@ -503,7 +503,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag,
 	c = pending(MPI_COMM_WORLD, group->size, group->world);
 	if (c)
 		lm_errh_set(&c->errh, errhandler);
-	err = lm_ctx_agree(tmp, string_tag(stringtag), c, why, sizeof(why));
+	err = lm_ctx_agree(tmp, lm_comm_string_tag(stringtag), c, why, sizeof(why));
 	lm_comm_discard(tmp);
 	if (err)
 		return lm_errh_error(errhandler, fn, err, "%s", why);

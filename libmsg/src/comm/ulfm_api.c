@@ -325,16 +325,138 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
 	return shrink(comm, fn, newcomm);
 }
 
-static int done_query(void *extra, MPI_Status *st)
+/*
+ * MPIX_Comm_ishrink: the shrink's three steps chained by progress, so
+ * that the call returns at once and a caller overlaps them.  The first
+ * agreement's completion (p2p/ulfm.c, inside progress) starts the
+ * context id agreement among the survivors (nonblocking, as
+ * MPI_Comm_idup's, over a temporary communicator of them on the
+ * reserved context MPI_Comm_create_from_group uses, with the tag
+ * shrink's string gives), which progress polls (lm_ulfm_watch); its end
+ * starts the second agreement, whose completion completes the request,
+ * or, when a survivor did not make the communicator, starts again.
+ */
+struct ishrink {
+	struct lm_ft_agreement ag;	/* the step under way */
+	struct libmsg_comm *comm;
+	MPI_Comm *newcomm;
+	MPI_Request req;
+	struct libmsg_request creq;	/* the context id agreement */
+	struct libmsg_comm *tmp, *nc;
+	int err;
+};
+
+static void is_agreed(struct lm_ft_agreement *ag);
+
+static void is_finish(struct ishrink *is, int err)
+{
+	is->err = err;
+	if (!err) {
+		lm_errh_set(&is->nc->errh, is->comm->errh);
+		*is->newcomm = is->nc;
+	}
+	PMPI_Grequest_complete(is->req);
+}
+
+static void is_start(struct ishrink *is)
+{
+	int err = lm_ulfm_agree_start(&is->ag, is->comm, 1);
+
+	if (err) {
+		is_finish(is, err);
+		return;
+	}
+	is->ag.done = is_agreed;
+}
+
+/* The second agreement: did every survivor make it? */
+static void is_made(struct lm_ft_agreement *ag)
+{
+	struct ishrink *is = caa_container_of(ag, struct ishrink, ag);
+	int made = (int)ag->value;
+
+	lm_ulfm_agree_end(ag);
+	if (made) {
+		is_finish(is, MPI_SUCCESS);
+		return;
+	}
+	if (is->nc)
+		PMPI_Comm_free(&is->nc);
+	is_start(is);
+}
+
+/* The context id agreement ended: the second agreement. */
+static int is_created(struct lm_ft_agreement *ag)
+{
+	struct ishrink *is = caa_container_of(ag, struct ishrink, ag);
+	int err, made;
+
+	if (!is->creq.done)
+		return 0;
+	lm_ulfm_agree_end(ag);
+	lm_comm_discard(is->tmp);
+	is->tmp = NULL;
+	made = !is->creq.status.MPI_ERROR && is->nc;
+	if (!made && is->nc)
+		is->nc = NULL;	/* given up by the agreement (ctxid.c) */
+	err = lm_ulfm_agree_start(&is->ag, is->comm, (uint32_t)made);
+	if (err) {
+		if (is->nc)
+			PMPI_Comm_free(&is->nc);
+		is_finish(is, err);
+		return 1;
+	}
+	is->ag.done = is_made;
+	return 1;
+}
+
+/* The first agreement: who is left; their communicator's context id. */
+static void is_agreed(struct lm_ft_agreement *ag)
+{
+	struct ishrink *is = caa_container_of(ag, struct ishrink, ag);
+	struct libmsg_comm *c = is->comm;
+	int r, n = 0, *w = malloc((size_t)c->size * sizeof(int)), err;
+	char tag[64];
+
+	for (r = 0; w && r < c->size; r++)
+		if (ag->in[r] == LM_FT_IN)
+			w[n++] = lm_comm_world(c, r);
+	lm_ulfm_agree_end(ag);
+	snprintf(tag, sizeof(tag), "libmsg:shrink:%u:%u", c->ctx,
+		 c->ft_shrinks++);
+	is->tmp = w ? lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_SESSION) : NULL;
+	is->nc = is->tmp ? lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_NONE) :
+		NULL;
+	free(w);
+	if (!is->tmp) {
+		is_finish(is, MPI_ERR_NO_MEM);
+		return;
+	}
+	lm_req_init(&is->creq, LM_REQ_COLL);
+	err = lm_ctx_agree_start(is->tmp, lm_comm_string_tag(tag), is->nc,
+				 &is->nc, &is->creq);
+	if (err) {
+		lm_comm_discard(is->tmp);
+		is->tmp = NULL;
+		is->nc = NULL;
+		is_finish(is, err);
+		return;
+	}
+	memset(&is->ag, 0, sizeof(is->ag));
+	is->ag.poll = is_created;
+	lm_ulfm_watch(&is->ag);
+}
+
+static int ishrink_query(void *extra, MPI_Status *st)
 {
 	PMPI_Status_set_elements(st, MPI_BYTE, 0);
 	PMPI_Status_set_cancelled(st, 0);
 	st->MPI_SOURCE = MPI_UNDEFINED;
 	st->MPI_TAG = MPI_UNDEFINED;
-	return *(int *)extra;
+	return ((struct ishrink *)extra)->err;
 }
 
-static int done_free(void *extra)
+static int ishrink_free(void *extra)
 {
 	free(extra);
 	return MPI_SUCCESS;
@@ -344,24 +466,28 @@ int PMPIX_Comm_ishrink(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
 	LM_GUARD();
 	static const char fn[] = "MPIX_Comm_ishrink";
-	int err = check(comm, fn), *res;
+	struct ishrink *is;
+	int err = check(comm, fn);
 
 	if (err)
 		return err;
 	if (!newcomm || !request)
 		return lm_error(comm, fn, MPI_ERR_ARG,
 				"newcomm or request is NULL");
-	res = malloc(sizeof(*res));
-	if (!res)
+	is = calloc(1, sizeof(*is));
+	if (!is)
 		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-	*res = shrink(comm, fn, newcomm);
-	err = PMPI_Grequest_start(done_query, done_free, iagree_cancel, res,
-				  request);
+	is->comm = comm;
+	is->newcomm = newcomm;
+	*newcomm = MPI_COMM_NULL;
+	err = PMPI_Grequest_start(ishrink_query, ishrink_free, iagree_cancel,
+				  is, &is->req);
 	if (err) {
-		free(res);
+		free(is);
 		return lm_error(comm, fn, err, "no request");
 	}
-	PMPI_Grequest_complete(*request);
+	*request = is->req;
+	is_start(is);
 	return MPI_SUCCESS;
 }
 

@@ -511,6 +511,7 @@ static void pull_in(struct lm_match *q, void *arg)
 	cds_list_for_each_entry(msg, &q->unexpected, link) {
 		if (msg->kind != LM_MSG_RTS || msg->pulled ||
 		    (msg->rts.flags & LM_RTS_SYNC) ||
+		    lm_ulfm_ctx_revoked(msg->ctx) ||
 		    lm.pulled + msg->size > lm.pull_max)
 			continue;
 		msg->data = malloc(msg->size ? msg->size : 1);
@@ -539,6 +540,8 @@ static void pull_in(struct lm_match *q, void *arg)
  * Copy the data of unmatched rendezvous messages (not synchronous ones)
  * so that their senders complete: two ranks that both block in a large
  * MPI_Send to each other then both go on.  Bounded by MPICHAN_PULL_MAX.
+ * Not on a revoked communicator: its senders are withdrawing them, to
+ * end with MPI_ERR_REVOKED (progress.c), not as delivered.
  */
 int lm_match_pull(void)
 {

@@ -221,6 +221,11 @@ struct lm_ft_agreement {
 	struct cds_list_head link;	/* under way (next NULL: not) */
 	/* Nonblocking: called by progress once decided, else NULL. */
 	void (*done)(struct lm_ft_agreement *ag);
+	/*
+	 * Listed by lm_ulfm_watch instead of an agreement: progress calls
+	 * it until it returns non-zero (it then took itself off the list).
+	 */
+	int (*poll)(struct lm_ft_agreement *ag);
 };
 
 /* Can c be revoked and agree over shared memory? */
@@ -242,6 +247,8 @@ int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
 			const struct libmsg_comm *c, uint32_t value);
 /* 1 when every member is decided (ag->value, ag->in[] final). */
 int lm_ulfm_agree_test(struct lm_ft_agreement *ag);
+/* Have progress call ag->poll (lm_ulfm_agree_end takes it off). */
+void lm_ulfm_watch(struct lm_ft_agreement *ag);
 void lm_ulfm_agree_end(struct lm_ft_agreement *ag);
 /* progress.c: fail the sends queued on context ctx with err. */
 void lm_progress_fail_ctx(uint32_t ctx, int err);

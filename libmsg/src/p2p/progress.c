@@ -201,6 +201,7 @@ void lm_send_start(struct libmsg_request *req)
 	int dst = req->wpeer;
 
 	req->done = 0;
+	req->revoked = 0;
 	req->state = LM_S_NEW;
 	memset(&req->rts, 0, sizeof(req->rts));
 	if (req->peer == MPI_PROC_NULL) {
@@ -370,7 +371,7 @@ static void cancel_reply(int src, uint64_t sreq, int32_t withdrawn)
 		cds_list_del(&req->link);
 		send_done(req, req->status.MPI_ERROR);
 	} else if (withdrawn) {
-		req->status.libmsg_cancelled = 1;
+		req->status.libmsg_cancelled = !req->revoked;
 		if (req->state == LM_S_WAIT_FIN &&
 		    lm.job.t->rndv_cancel(&lm.job, &req->rts)) {
 			/* The module's CQE will report the withdrawn send. */
@@ -378,7 +379,7 @@ static void cancel_reply(int src, uint64_t sreq, int32_t withdrawn)
 			return;
 		}
 		cds_list_del(&req->link);
-		send_done(req, MPI_SUCCESS);
+		send_done(req, req->revoked ? MPI_ERR_REVOKED : MPI_SUCCESS);
 	}
 }
 
@@ -390,10 +391,12 @@ static void cqe_send(struct libmsg_request *req, int32_t status)
 	lm.cq_wait--;
 	if (req->state == LM_S_CANCELLING) {
 		cds_list_del(&req->link);
-		if (status != -ECANCELED)
+		if (status != -ECANCELED || req->revoked)
 			req->status.libmsg_cancelled = 0;
 		send_done(req, status && status != -ECANCELED ?
-			  lm_errno_class(status) : MPI_SUCCESS);
+			  lm_errno_class(status) :
+			  status && req->revoked ? MPI_ERR_REVOKED :
+			  MPI_SUCCESS);
 		return;
 	}
 	send_matched(req, status);
@@ -526,10 +529,32 @@ static void peer_dead(int w)
 }
 
 /*
+ * A send whose communicator was revoked while it waited in the ring for
+ * its match (rendezvous, synchronous): withdrawn as MPI_Cancel does it.
+ * The receiver may be copying from its buffer right now, so it cannot
+ * just end: the receiver's reply says whether the message was still
+ * unmatched (then it ends with MPI_ERR_REVOKED, or with the module's
+ * CQE for a send the module holds) or already taken (it ends as
+ * delivered).  The receiver answers from any MPI call; its death ends
+ * the send too (peer_dead).
+ */
+static void revoke_inflight(struct libmsg_request *req)
+{
+	req->revoked = 1;
+	/*
+	 * MPI_Cancel's withdrawal does it; the receiver's death (a send
+	 * the module holds: its CQE) too, and no reply would come.
+	 */
+	if (req->cancel || lm.dead[req->wpeer])
+		return;
+	req->cancel = 1;
+	lm_send_ctl(req->wpeer, LM_MSG_CANCEL, (uintptr_t)req, 0);
+}
+
+/*
  * The communicator of context ctx was revoked: its sends still queued
- * for ring space end with err.  A send already in the ring that waits
- * for its match (rendezvous, synchronous) waits on: the receiver may be
- * copying from its buffer, and its FIN or ACK must find the request.
+ * for ring space end with err; those in the ring that wait for their
+ * match are withdrawn (revoke_inflight).
  */
 void lm_progress_fail_ctx(uint32_t ctx, int err)
 {
@@ -542,8 +567,21 @@ void lm_progress_fail_ctx(uint32_t ctx, int err)
 				continue;
 			cds_list_del(&req->link);
 			lm.npending--;
+			if (req->rts.sreq &&
+			    lm.job.t->rndv_cancel(&lm.job, &req->rts)) {
+				/* Offered to the module: its CQE ends it. */
+				req->revoked = 1;
+				req->state = LM_S_CANCELLING;
+				cds_list_add_tail(&req->link, &lm.inflight);
+				continue;
+			}
 			send_done(req, err);
 		}
+	cds_list_for_each_entry(req, &lm.inflight, link)
+		if (req->kind == LM_REQ_SEND && req->ctx == ctx &&
+		    (req->state == LM_S_WAIT_FIN ||
+		     req->state == LM_S_WAIT_ACK) && !req->revoked)
+			revoke_inflight(req);
 }
 
 static void handle_deaths(uint32_t count)

@@ -35,6 +35,9 @@ struct libmsg_request {
 	uint8_t done;		/* the operation completed */
 	uint8_t freed;		/* the user let go: free on completion */
 	uint8_t cancel;		/* a cancel is in flight (sends) */
+	uint8_t revoked;	/* its communicator was revoked while it
+				 * waited for its match: withdrawn, it ends
+				 * with MPI_ERR_REVOKED (sends) */
 	uint8_t internal;	/* no user handle: Bsend's real send */
 	uint8_t packed;		/* dt is not contiguous: buf is a packed copy
 				 * (sends) or the data is unpacked into ubuf

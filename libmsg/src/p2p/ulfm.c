@@ -250,6 +250,12 @@ int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
 	return MPI_SUCCESS;
 }
 
+void lm_ulfm_watch(struct lm_ft_agreement *ag)
+{
+	cds_list_add(&ag->link, &agreeing);
+	__atomic_add_fetch(&nagreeing, 1, __ATOMIC_SEQ_CST);
+}
+
 static void unlist(struct lm_ft_agreement *ag)
 {
 	if (!ag->link.next)
@@ -335,7 +341,9 @@ static int poll_agreements(void)
 	int did = 0;
 
 	cds_list_for_each_entry_safe(ag, t, &agreeing, link)
-		if (ag->done && lm_ulfm_agree_test(ag)) {
+		if (ag->poll) {
+			did |= ag->poll(ag) != 0;
+		} else if (ag->done && lm_ulfm_agree_test(ag)) {
 			ag->done(ag);
 			did = 1;
 		}
