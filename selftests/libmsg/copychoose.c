@@ -16,7 +16,9 @@
  *                        MODE kernel: only kernel copies, mapped: only
  *                        mapped ones, auto: both while measuring and a
  *                        choice for every size class measured; natively
- *                        (any MODE) process_vm_readv only
+ *                        (any MODE) process_vm_readv only; with auto,
+ *                        the control variable mpichan_copy written to
+ *                        kernel makes the next copies kernel ones
  */
 #include <errno.h>
 #include <stdio.h>
@@ -204,6 +206,42 @@ static void exchange(int rank, int peer, size_t len, int rep, int strided,
 	      len, rep, i);
 }
 
+/* The control variable mpichan_copy written to kernel: only kernel copies. */
+static void cvar_kernel(MPI_T_pvar_session ses, int rank, int peer, int dev,
+			unsigned char *sb, unsigned char *rb)
+{
+	unsigned long long before[2], after[2];
+	MPI_T_cvar_handle h;
+	int idx, count, x = -1, i;
+
+	if (MPI_T_cvar_get_index("mpichan_copy", &idx) ||
+	    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
+		CHECK(0, "no control variable mpichan_copy");
+		return;
+	}
+	MPI_T_cvar_read(h, &x);
+	CHECK(x == 0, "mpichan_copy reads %d, not auto (0)", x);
+	x = 1;
+	CHECK(MPI_T_cvar_write(h, &x) == MPI_SUCCESS, "mpichan_copy=kernel");
+	x = 7;
+	CHECK(MPI_T_cvar_write(h, &x) == MPI_T_ERR_INVALID, "mpichan_copy=7");
+	for (i = 0; i < 2; i++)
+		MPI_T_pvar_read(ses, pvs[i].h, &before[i]);
+	for (i = 0; i < 4; i++)
+		exchange(rank, peer, 1 << 20, i, i & 1, sb, rb);
+	for (i = 0; i < 2; i++)
+		MPI_T_pvar_read(ses, pvs[i].h, &after[i]);
+	if (dev)
+		CHECK(after[PV_MODULE] == before[PV_MODULE] + 4 &&
+		      after[PV_MAPPED] == before[PV_MAPPED],
+		      "written kernel: module %llu -> %llu, mapped %llu -> %llu",
+		      before[PV_MODULE], after[PV_MODULE], before[PV_MAPPED],
+		      after[PV_MAPPED]);
+	x = 0;
+	MPI_T_cvar_write(h, &x);
+	MPI_T_cvar_handle_free(&h);
+}
+
 static int job(const char *mode)
 {
 	static const size_t sizes[] = { 65536, 200003, 1 << 20,
@@ -271,6 +309,8 @@ static int job(const char *mode)
 	if (dev && strcmp(mode, "auto"))
 		CHECK(!v[PV_KERNEL_CLS] && !v[PV_MAPPED_CLS],
 		      "forced: no choice reported");
+	if (!strcmp(mode, "auto"))
+		cvar_kernel(ses, rank, peer, dev, sb, rb);
 	free(sb);
 	free(rb);
 	MPI_T_pvar_session_free(&ses);

@@ -7,7 +7,9 @@
 # mapped and auto, contiguous and strided receives of 64 KiB to 4 MiB
 # checked byte for byte: over the device each forced method is the only
 # one that ran and auto reports a choice for every size class it timed
-# (and says it with MPICHAN_COPY_DEBUG); natively the setting changes
+# (and says it with MPICHAN_COPY_DEBUG), and the control variable
+# mpichan_copy written to kernel leaves only kernel copies; natively
+# the setting changes
 # nothing (process_vm_readv) and a bad value is ignored.  Over the
 # device a bad value stops MPI_Init.
 . "$(dirname "$0")/test.bash"
