@@ -7,7 +7,8 @@
  *
  * Those the library reads afresh at each use can be written while it
  * runs: the eager threshold, the wait mode, spin time, pull limit, span
- * and iov modes, the span limit and the wait report (scope LOCAL), and
+ * and iov modes, the span limit, the copy mode and the wait report
+ * (scope LOCAL), and
  * each collective's forced algorithm (scope ALL_EQ: every rank must
  * write the same value between the same two collectives).  The
  * transport, the ring and receive window sizes and MPI_APPNUM are fixed
@@ -150,7 +151,26 @@ static int set_coll(const struct cvar *v, const void *buf)
 	return MPI_SUCCESS;
 }
 
-#define NCVAR_FIXED 12
+/* MPICHAN_COPY: read at every rendezvous receive over the device. */
+static int get_copy(const struct cvar *v, void *buf)
+{
+	(void)v;
+	*(int *)buf = lm_copy.mode;
+	return MPI_SUCCESS;
+}
+
+static int set_copy(const struct cvar *v, const void *buf)
+{
+	int x = *(const int *)buf;
+
+	(void)v;
+	if (x < LM_COPY_AUTO || x > LM_COPY_FORCE_MAPPED)
+		return MPI_T_ERR_INVALID;
+	lm_copy.mode = x;
+	return MPI_SUCCESS;
+}
+
+#define NCVAR_FIXED 13
 struct cvar t_cvars[NCVAR_FIXED + LM_NCOLL];
 int t_ncvars;
 
@@ -183,6 +203,11 @@ static const struct cvar cvar_fixed[NCVAR_FIXED] = {
 	  "the module gathers: off, on, auto", MPI_INT, E_MODE,
 	  MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_SCOPE_LOCAL, C_P2P, 1, get_int,
 	  set_mode, 2, "", "" },
+	{ "mpichan_copy", "MPICHAN_COPY: over the device, a rendezvous is "
+	  "copied by the module (kernel), out of the receive window (mapped), "
+	  "or as measured per size (auto)", MPI_INT, E_COPY,
+	  MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_SCOPE_LOCAL, C_TRANSPORT, 1,
+	  get_copy, set_copy, 0, "", "" },
 	{ "mpichan_wait_report", "MPICHAN_WAIT_REPORT: seconds without "
 	  "progress after which a wait says what it waits for (0: never)",
 	  MPI_DOUBLE, -1, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_SCOPE_LOCAL,
@@ -262,8 +287,13 @@ void t_cvars_build(void)
 	static const char *const modes[] = { "off", "on", "auto" };
 	static const int mode_values[] = { LM_SPAN_OFF, LM_SPAN_ON,
 					   LM_SPAN_AUTO };
+	static const char *const copies[] = { "auto", "kernel", "mapped" };
+	static const int copy_values[] = { LM_COPY_AUTO, LM_COPY_FORCE_KERNEL,
+					   LM_COPY_FORCE_MAPPED };
 	int c, i;
 
+	enum_set(&t_enums[E_COPY], "mpichan_copy_mode", 3, copies,
+		 copy_values);
 	enum_set(&t_enums[E_WAIT], "mpichan_wait_mode", 3, waits, wait_values);
 	enum_set(&t_enums[E_MODE], "mpichan_span_mode", 3, modes, mode_values);
 	for (i = 0; i < NCVAR_FIXED; i++)

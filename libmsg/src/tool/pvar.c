@@ -214,6 +214,15 @@ static const struct pvar pvar_fixed[] = {
 	    "Rendezvous copies through the receive window (the mapped copy)"),
 	CTR("mpichan_copy_mapped_bytes", take_mapped_bytes, C_TRANSPORT,
 	    "Bytes copied out of the receive window"),
+	{ "mpichan_copy_chose_kernel", "Over the device: size classes (bit c: "
+	  "2^c to 2^(c+1)-1 bytes) whose measured choice is the kernel copy "
+	  "(MPICHAN_COPY=auto)", MPI_T_PVAR_CLASS_LEVEL, C_TRANSPORT,
+	  MPI_T_VERBOSITY_TUNER_BASIC, 1, 1, 0, get_ctr,
+	  &lm_copy.chose[LM_COPY_KERNEL], 0, 0, "", "" },
+	{ "mpichan_copy_chose_mapped", "Over the device: size classes (bit c) "
+	  "whose measured choice is the mapped copy (MPICHAN_COPY=auto)",
+	  MPI_T_PVAR_CLASS_LEVEL, C_TRANSPORT, MPI_T_VERBOSITY_TUNER_BASIC,
+	  1, 1, 0, get_ctr, &lm_copy.chose[LM_COPY_MAPPED], 0, 0, "", "" },
 	CTR("mpichan_copy_readv", take_vm, C_TRANSPORT,
 	    "Rendezvous copies with process_vm_readv (the fallback, or refused sends)"),
 	CTR("mpichan_copy_readv_bytes", take_vm_bytes, C_TRANSPORT,

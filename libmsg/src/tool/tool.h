@@ -49,7 +49,7 @@ struct libmsg_t_enum {
 	char namebuf[40];
 };
 
-enum { E_WAIT, E_MODE, E_COLL0, T_NENUMS = E_COLL0 + LM_NCOLL };
+enum { E_WAIT, E_MODE, E_COPY, E_COLL0, T_NENUMS = E_COLL0 + LM_NCOLL };
 extern struct libmsg_t_enum t_enums[T_NENUMS];
 
 /* ---- Categories (mpit.c) -------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <linux/mpichan.h>
 #include "mcr.h"
+#include "transport/copy_choose.h"
 
 struct lm_job;
 
@@ -192,6 +193,8 @@ struct lm_job {
 };
 
 extern const struct lm_transport lm_transport_shm, lm_transport_mpichan;
+/* Over the device: the rendezvous copy's choice (copy_choose.h). */
+extern struct lm_copy_state lm_copy;
 
 /* Is /dev/mpichan usable for this process (and not overridden)? */
 int lm_transport_pick_device(void);

@@ -11,9 +11,10 @@
  * (MPICHAN_WINDOW bytes, default 1 GiB, 0 for none), the module maps
  * the whole pages of the message into it instead of copying them, and
  * the receiver copies them itself (the mapped copy; much faster where
- * kernel copies are slow).  When the module refuses the
- * send (completion queue full, over RLIMIT_MEMLOCK), the offer falls
- * back to process_vm_readv.
+ * kernel copies are slow).  Which of the two a receive asks for is
+ * measured per size class (copy_choose.c, MPICHAN_COPY).  When the
+ * module refuses the send (completion queue full, over RLIMIT_MEMLOCK),
+ * the offer falls back to process_vm_readv.
  */
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <time.h>
 
 #include "base/base.h"
 
@@ -117,6 +119,16 @@ static void window_copy(unsigned char *dst, const unsigned char *src,
 	}
 }
 
+struct lm_copy_state lm_copy;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int dev_open_job(struct lm_job *job)
 {
 	const char *id = getenv("MPICHAN_JOB_ID");
@@ -160,6 +172,11 @@ static int dev_open_job(struct lm_job *job)
 	/* Ranks are siblings: let them read each other (Yama). */
 	if (id)
 		prctl(PR_SET_PTRACER, (unsigned long)getppid(), 0, 0, 0);
+	if (lm_copy_init(&lm_copy, getenv("MPICHAN_COPY"),
+			 getenv("MPICHAN_COPY_DEBUG")))
+		lm_fatal("MPICHAN_COPY=%s: not auto, kernel or mapped",
+			 getenv("MPICHAN_COPY"));
+	lm_copy.rank = rank;
 	dev_map_window(job);
 	job->hdr = mcr_hdr(&job->ep);
 	job->rank = rank;
@@ -323,13 +340,25 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 {
 	struct mpichan_iovec iov = { .base = (uintptr_t)buf, .len = len };
 	struct mpichan_recv r;
-	int err;
+	uint64_t t0 = 0;
+	int err, method, timed = 0;
 
 	if (!(rts->flags & LM_RTS_HANDLE))
 		return lm_copy_vm_readv_sink((pid_t)rts->pid, rts->addr, buf,
 					     len, sink);
+	/*
+	 * Kernel or mapped copy (copy_choose.c): a non-contiguous receive
+	 * follows its class's choice untimed (its unpacking would count
+	 * against the mapped copy alone).
+	 */
+	method = job->window ? lm_copy_next(&lm_copy, len, &timed) :
+			       LM_COPY_KERNEL;
+	if (sink || !len)
+		timed = 0;
+	if (timed)
+		t0 = now_ns();
 	err = recv_handle(job, src, context, tag, rts, &iov, len ? 1 : 0,
-			  job->window ? MPICHAN_RECV_MAP : 0, &r);
+			  method == LM_COPY_MAPPED ? MPICHAN_RECV_MAP : 0, &r);
 	if (err)
 		return err;
 	if (r.status == MPICHAN_XFER_MAPPED) {
@@ -349,11 +378,20 @@ static int dev_rndv_take(struct lm_job *job, uint32_t src, uint32_t context,
 			window_copy((unsigned char *)buf + r.map_off, job->window,
 				    r.map_len);
 		}
-		return ioctl(job->ep.fd, MPICHAN_IOC_UNMAP, &um) < 0 ? -errno : 0;
+		if (ioctl(job->ep.fd, MPICHAN_IOC_UNMAP, &um) < 0)
+			return -errno;
+		if (timed)
+			lm_copy_record(&lm_copy, len, method, now_ns() - t0);
+		return 0;
 	}
 	LM_COUNT(take_module, 1);
 	LM_COUNT(take_module_bytes, len);
-	return r.status == MPICHAN_XFER_DONE ? 0 : -EPROTO;
+	if (r.status != MPICHAN_XFER_DONE)
+		return -EPROTO;
+	/* Asked to map, the module copied (a message within one page). */
+	if (timed && method == LM_COPY_KERNEL)
+		lm_copy_record(&lm_copy, len, method, now_ns() - t0);
+	return 0;
 }
 
 /* An offer of runs, copied by the module into the receiver's runs. */
