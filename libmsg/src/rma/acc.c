@@ -14,6 +14,25 @@
 
 #include "rma/ops.h"
 
+/*
+ * The op's loop takes an int count: larger accumulates (the _c calls)
+ * go LM_ACC_CHUNK elements at a time.
+ */
+#define LM_ACC_CHUNK	((uint64_t)1 << 28)
+
+/* The op on n elements of dense basic type dt: in into cur. */
+static void apply(MPI_Op op, const unsigned char *in, unsigned char *cur,
+		  uint64_t n, MPI_Datatype dt)
+{
+	uint64_t at, k, s = (uint64_t)dt->size;
+
+	for (at = 0; at < n; at += k) {
+		k = n - at < LM_ACC_CHUNK ? n - at : LM_ACC_CHUNK;
+		lm_op_apply(op, in ? in + at * s : NULL, cur + at * s, (int)k,
+			    dt);
+	}
+}
+
 /* ---- Accumulates ------------------------------------------------------------- */
 
 /*
@@ -47,8 +66,7 @@ static int flush_atomic(struct lm_walk *w)
 		if (old)
 			memcpy(old, p, w->run[k].len);
 		if (x->op->id != LM_OP_NO_OP)
-			lm_op_apply(x->op, in, p, (int)(w->run[k].len / s),
-				    x->basic);
+			apply(x->op, in, p, w->run[k].len / s, x->basic);
 	}
 	return 0;
 }
@@ -92,14 +110,14 @@ static int acc_atomics(struct libmsg_win *win, const char *fn,
  * around the loop.
  */
 static int apply_packed(MPI_Op op, const unsigned char *in, unsigned char *cur,
-			int n, MPI_Datatype dt)
+			uint64_t n, MPI_Datatype dt)
 {
-	uint64_t bytes = (uint64_t)n * (uint64_t)dt->size;
-	uint64_t wide = (uint64_t)n * (uint64_t)dt->extent;
+	uint64_t k = n < LM_ACC_CHUNK ? n : LM_ACC_CHUNK;
+	uint64_t wide = k * (uint64_t)dt->extent, bytes, at;
 	unsigned char *a, *b;
 
 	if (dt->dense) {
-		lm_op_apply(op, in, cur, n, dt);
+		apply(op, in, cur, n, dt);
 		return 0;
 	}
 	a = lm_scratch_get(wide);
@@ -109,10 +127,14 @@ static int apply_packed(MPI_Op op, const unsigned char *in, unsigned char *cur,
 		lm_scratch_put(b, wide);
 		return -ENOMEM;
 	}
-	lm_dt_unpack(in, bytes, a, n, dt);
-	lm_dt_unpack(cur, bytes, b, n, dt);
-	lm_op_apply(op, a, b, n, dt);
-	lm_dt_pack(b, n, dt, cur);
+	for (at = 0; at < n; at += k) {
+		k = n - at < LM_ACC_CHUNK ? n - at : LM_ACC_CHUNK;
+		bytes = k * (uint64_t)dt->size;
+		lm_dt_unpack(in + at * dt->size, bytes, a, (int64_t)k, dt);
+		lm_dt_unpack(cur + at * dt->size, bytes, b, (int64_t)k, dt);
+		lm_op_apply(op, a, b, (int)k, dt);
+		lm_dt_pack(b, (int64_t)k, dt, cur + at * dt->size);
+	}
 	lm_scratch_put(a, wide);
 	lm_scratch_put(b, wide);
 	return 0;
@@ -125,7 +147,7 @@ static int acc_locked(struct libmsg_win *win, const char *fn,
 {
 	unsigned char *cur = NULL;
 	int err, reads = old || a->op->id != LM_OP_REPLACE;
-	int n = (int)(a->bytes / (uint64_t)a->basic->size);
+	uint64_t n = a->bytes / (uint64_t)a->basic->size;
 
 	err = lm_win_acc_lock(win, a->t, fn);
 	if (err)
@@ -135,7 +157,7 @@ static int acc_locked(struct libmsg_win *win, const char *fn,
 		if (old)
 			memcpy(old, cur, a->bytes);
 		if (a->op->id != LM_OP_NO_OP)
-			lm_op_apply(a->op, in, cur, n, a->basic);
+			apply(a->op, in, cur, n, a->basic);
 		lm_win_acc_unlock(win, a->t);
 		return MPI_SUCCESS;
 	}

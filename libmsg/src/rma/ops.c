@@ -328,25 +328,32 @@ static int do_get(struct libmsg_win *win, const char *fn, struct rma_args *a,
 
 /* ---- Checks ---------------------------------------------------------------------- */
 
+/* A side's count (of the int or the _c calls) and type; its bytes. */
 static int check_type(struct libmsg_win *win, const char *fn, const char *what,
-		      int count, MPI_Datatype dt)
+		      MPI_Count count, MPI_Datatype dt, uint64_t *bytes)
 {
 	if (count < 0)
-		return lm_werr(win, fn, MPI_ERR_COUNT, "%s count %d is negative",
-			       what, count);
+		return lm_werr(win, fn, MPI_ERR_COUNT,
+			       "%s count %lld is negative", what,
+			       (long long)count);
 	if (lm_check_datatype(dt))
 		return lm_werr(win, fn, MPI_ERR_TYPE, "%s datatype: %s", what,
 			       lm_datatype_why(dt));
+	if (__builtin_mul_overflow((uint64_t)count, (uint64_t)dt->size,
+				   bytes) || *bytes > (uint64_t)INT64_MAX)
+		return lm_werr(win, fn, MPI_ERR_COUNT,
+			       "%s data of %lld elements of %lld bytes is more bytes than 64 bits count",
+			       what, (long long)count, (long long)dt->size);
 	return MPI_SUCCESS;
 }
 
 static int check_buf(struct libmsg_win *win, const char *fn, const char *what,
-		     const void *buf, int count, MPI_Datatype dt)
+		     const void *buf, MPI_Count count, MPI_Datatype dt)
 {
 	if (!buf && count > 0 && dt->size && dt->predefined)
 		return lm_werr(win, fn, MPI_ERR_BUFFER,
-			       "%s buffer is NULL for %d element(s)", what,
-			       count);
+			       "%s buffer is NULL for %lld element(s)", what,
+			       (long long)count);
 	return MPI_SUCCESS;
 }
 
@@ -420,9 +427,20 @@ static int check_range(struct libmsg_win *win, const char *fn,
 		return lm_werr(win, fn, MPI_ERR_RMA_RANGE,
 			       "displacement %lld is far outside the window",
 			       (long long)a->disp);
-	last = (int64_t)(a->tcount - 1) * dt->extent;
-	lo = dt->true_lb + (last < 0 ? last : 0);
-	hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
+	/* Counts of the _c calls: the span itself may pass 64 bits. */
+	if (__builtin_mul_overflow((int64_t)(a->tcount - 1), dt->extent,
+				   &last) ||
+	    __builtin_add_overflow(dt->true_lb + (last < 0 ? last : 0), off,
+				   &lo) ||
+	    __builtin_add_overflow(dt->true_lb + dt->true_extent,
+				   last > 0 ? last : 0, &hi) ||
+	    __builtin_add_overflow(hi, off, &hi))
+		return lm_werr(win, fn, MPI_ERR_RMA_RANGE,
+			       "target rank %d: %lld elements of extent %lld at displacement %lld reach beyond any address",
+			       a->t, (long long)a->tcount,
+			       (long long)dt->extent, (long long)a->disp);
+	lo -= off;
+	hi -= off;
 	a->taddr = p->base + (uint64_t)off;
 	a->lo = a->taddr + (uint64_t)lo;
 	a->hi = a->taddr + (uint64_t)hi;
@@ -439,7 +457,7 @@ static int check_range(struct libmsg_win *win, const char *fn,
 
 static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 {
-	uint64_t obytes;
+	uint64_t obytes = 0, rbytes = 0;
 	int err = lm_check_win(win, fn);
 
 	if (err)
@@ -453,18 +471,20 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		a->otype = a->ttype = a->rtype;
 	}
 	if (a->kind != OP_GACC || a->op != MPI_NO_OP)
-		if ((err = check_type(win, fn, "origin", a->ocount, a->otype)))
+		if ((err = check_type(win, fn, "origin", a->ocount, a->otype,
+				      &obytes)))
 			return err;
-	if ((err = check_type(win, fn, "target", a->tcount, a->ttype)))
+	if ((err = check_type(win, fn, "target", a->tcount, a->ttype,
+			      &a->bytes)))
 		return err;
 	if (a->kind == OP_GACC &&
-	    (err = check_type(win, fn, "result", a->rcount, a->rtype)))
+	    (err = check_type(win, fn, "result", a->rcount, a->rtype,
+			      &rbytes)))
 		return err;
 	if (a->disp < 0)
 		return lm_werr(win, fn, MPI_ERR_DISP,
 			       "target displacement %lld is negative",
 			       (long long)a->disp);
-	a->bytes = (uint64_t)a->tcount * (uint64_t)a->ttype->size;
 	if (a->kind == OP_CAS) {
 		if (!cas_type(a->ttype))
 			return lm_werr(win, fn, MPI_ERR_TYPE,
@@ -481,7 +501,6 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		if ((err = check_buf(win, fn, "origin", a->obuf, a->ocount,
 				     a->otype)))
 			return err;
-		obytes = (uint64_t)a->ocount * (uint64_t)a->otype->size;
 		if (obytes != a->bytes)
 			return lm_werr(win, fn, MPI_ERR_TYPE,
 				       "origin data is %llu bytes, target data %llu: their type signatures differ",
@@ -492,11 +511,10 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		if ((err = check_buf(win, fn, "result", a->rbuf, a->rcount,
 				     a->rtype)))
 			return err;
-		if ((uint64_t)a->rcount * (uint64_t)a->rtype->size != a->bytes)
+		if (rbytes != a->bytes)
 			return lm_werr(win, fn, MPI_ERR_TYPE,
 				       "result data is %llu bytes, target data %llu: their type signatures differ",
-				       (unsigned long long)a->rcount *
-				       (unsigned long long)a->rtype->size,
+				       (unsigned long long)rbytes,
 				       (unsigned long long)a->bytes);
 	}
 	if (a->t == MPI_PROC_NULL)

@@ -23,15 +23,15 @@ enum { OP_PUT, OP_GET, OP_ACC, OP_GACC, OP_CAS };
 struct rma_args {
 	int kind;
 	const void *obuf;
-	int ocount;
+	MPI_Count ocount;
 	MPI_Datatype otype;
 	void *rbuf;
-	int rcount;
+	MPI_Count rcount;
 	MPI_Datatype rtype;
 	const void *cbuf;	/* compare-and-swap: the value compared */
 	int t;
 	MPI_Aint disp;
-	int tcount;
+	MPI_Count tcount;
 	MPI_Datatype ttype;
 	MPI_Op op;
 	int passive_only;	/* request-based: only in a passive epoch */

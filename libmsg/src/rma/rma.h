@@ -10,6 +10,7 @@
  * Where a call goes:
  *   win.c     creating and freeing windows, queries, attributes, names,
  *             info, error handlers, MPI_Win_attach/detach
+ *   win_big.c the _c forms of window creation and MPI_Win_shared_query
  *   seg.c     the window's segment: one memfd, made by the window's rank
  *             0 and opened by the others through /proc/<pid>/fd/<fd>
  *   sync.c    fence, PSCW
@@ -178,6 +179,14 @@ struct libmsg_win {
 
 /* An error on a window call: raised on the window's handler. */
 #define lm_werr(win, fn, code, ...) lm_win_error((win), (fn), (code), __VA_ARGS__)
+/*
+ * A window of a flavor (MPI_WIN_FLAVOR_*) over comm, collective: the
+ * calls MPI_Win_create, allocate, allocate_shared, create_dynamic and
+ * their _c forms (win_big.c).
+ */
+int lm_win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
+		MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
+		MPI_Win *win);
 /* MPI_SUCCESS when win is a live window, else MPI_ERR_WIN raised. */
 int lm_check_win(MPI_Win win, const char *fn);
 /* Target t's attached region holding [lo, hi) (dynamic), or NULL. */
