@@ -221,6 +221,8 @@ LIBMSG_OP(replace); LIBMSG_OP(no_op);
 
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len,
 				 MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec,
+				   MPI_Count *len, MPI_Datatype *datatype);
 
 /* ---- Constants ---------------------------------------------------- */
 
@@ -1588,6 +1590,112 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount,
 				 MPI_Count recvcount, MPI_Datatype recvtype,
 				 MPI_Comm comm, MPI_Info info,
 				 MPI_Request *request);
+int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+			      MPI_Datatype sendtype, void *recvbuf,
+			      const MPI_Count recvcounts[],
+			      const MPI_Aint displs[], MPI_Datatype recvtype,
+			      MPI_Comm comm);
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount,
+			       MPI_Datatype sendtype, void *recvbuf,
+			       const MPI_Count recvcounts[],
+			       const MPI_Aint displs[], MPI_Datatype recvtype,
+			       MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
+				   MPI_Datatype sendtype, void *recvbuf,
+				   const MPI_Count recvcounts[],
+				   const MPI_Aint displs[],
+				   MPI_Datatype recvtype, MPI_Comm comm,
+				   MPI_Info info, MPI_Request *request);
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
+			     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			     void *recvbuf, const MPI_Count recvcounts[],
+			     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			     MPI_Comm comm);
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf,
+			      const MPI_Count sendcounts[],
+			      const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			      void *recvbuf, const MPI_Count recvcounts[],
+			      const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			      MPI_Comm comm, MPI_Request *request);
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf,
+				  const MPI_Count sendcounts[],
+				  const MPI_Aint sdispls[],
+				  MPI_Datatype sendtype, void *recvbuf,
+				  const MPI_Count recvcounts[],
+				  const MPI_Aint rdispls[],
+				  MPI_Datatype recvtype, MPI_Comm comm,
+				  MPI_Info info, MPI_Request *request);
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
+			     const MPI_Aint sdispls[],
+			     const MPI_Datatype sendtypes[], void *recvbuf,
+			     const MPI_Count recvcounts[],
+			     const MPI_Aint rdispls[],
+			     const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf,
+			      const MPI_Count sendcounts[],
+			      const MPI_Aint sdispls[],
+			      const MPI_Datatype sendtypes[], void *recvbuf,
+			      const MPI_Count recvcounts[],
+			      const MPI_Aint rdispls[],
+			      const MPI_Datatype recvtypes[], MPI_Comm comm,
+			      MPI_Request *request);
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf,
+				  const MPI_Count sendcounts[],
+				  const MPI_Aint sdispls[],
+				  const MPI_Datatype sendtypes[], void *recvbuf,
+				  const MPI_Count recvcounts[],
+				  const MPI_Aint rdispls[],
+				  const MPI_Datatype recvtypes[],
+				  MPI_Comm comm, MPI_Info info,
+				  MPI_Request *request);
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count,
+	      MPI_Datatype origin_datatype, int target_rank,
+	      MPI_Aint target_disp, MPI_Count target_count,
+	      MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count,
+	      MPI_Datatype origin_datatype, int target_rank,
+	      MPI_Aint target_disp, MPI_Count target_count,
+	      MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+		     MPI_Datatype origin_datatype, int target_rank,
+		     MPI_Aint target_disp, MPI_Count target_count,
+		     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+			 MPI_Datatype origin_datatype, void *result_addr,
+			 MPI_Count result_count, MPI_Datatype result_datatype,
+			 int target_rank, MPI_Aint target_disp,
+			 MPI_Count target_count, MPI_Datatype target_datatype,
+			 MPI_Op op, MPI_Win win);
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank,
+	       MPI_Aint target_disp, MPI_Count target_count,
+	       MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count,
+	       MPI_Datatype origin_datatype, int target_rank,
+	       MPI_Aint target_disp, MPI_Count target_count,
+	       MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+		      MPI_Datatype origin_datatype, int target_rank,
+		      MPI_Aint target_disp, MPI_Count target_count,
+		      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		      MPI_Request *request);
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+			  MPI_Datatype origin_datatype, void *result_addr,
+			  MPI_Count result_count,
+			  MPI_Datatype result_datatype, int target_rank,
+			  MPI_Aint target_disp, MPI_Count target_count,
+			  MPI_Datatype target_datatype, MPI_Op op,
+			  MPI_Win win, MPI_Request *request);
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit,
+		     MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+		       MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit,
+			      MPI_Info info, MPI_Comm comm, void *baseptr,
+			      MPI_Win *win);
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size,
+			   MPI_Aint *disp_unit, void *baseptr);
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype,
 		    MPI_Count *count);
 int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype,

@@ -10,7 +10,9 @@
  *   - MPI_Allgatherv_c in place, rank 0's block N bytes and rank 1's 8
  *     (the counts in a unit of 8 bytes, their greatest common divisor);
  *   - MPI_Allreduce_c in place (MPI_BXOR on MPI_UNSIGNED_CHAR): every
- *     byte the XOR of both ranks'.
+ *     byte the XOR of both ranks';
+ *   - one-sided, into rank 1's MPI_Win_allocate_c window: MPI_Put_c,
+ *     MPI_Accumulate_c (MPI_BXOR on MPI_UNSIGNED_CHAR), MPI_Get_c.
  * Each rank holds one buffer of N bytes at a time (about 2 GiB).
  * Natively only: the VM has too little memory.
  */
@@ -35,6 +37,66 @@ static MPI_Count bad(const uint64_t *w, MPI_Count n, uint64_t seed)
 		if (w[i] != ((uint64_t)i * 0x9e3779b97f4a7c15ULL ^ seed))
 			return i;
 	return -1;
+}
+
+/*
+ * One-sided: rank 1's window of N bytes (MPI_Win_allocate_c), rank 0
+ * puts N bytes into it (MPI_Put_c), XORs N more in
+ * (MPI_Accumulate_c, MPI_BXOR on MPI_UNSIGNED_CHAR: every word becomes
+ * 6 ^ 7) and gets them back (MPI_Get_c).  Rank 1 frees its buffer first
+ * (the buffer returned: NULL there).
+ */
+static uint64_t *one_sided(uint64_t *buf)
+{
+	uint64_t *w;
+	MPI_Count at;
+	MPI_Win win;
+	double t[3] = { 0, 0, 0 };
+
+	if (t_rank == 1) {
+		free(buf);
+		buf = NULL;
+	}
+	MPI_OK(MPI_Win_allocate_c(t_rank == 1 ? N : 0, 1, MPI_INFO_NULL,
+				  MPI_COMM_WORLD, &w, &win));
+	if (t_rank == 0) {
+		fill(buf, N, 6);
+		t[0] = MPI_Wtime();
+		MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+		MPI_OK(MPI_Put_c(buf, N, MPI_BYTE, 1, 0, N, MPI_BYTE, win));
+		MPI_OK(MPI_Win_unlock(1, win));
+		t[0] = MPI_Wtime() - t[0];
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == 1) {
+		at = bad(w, N, 6);
+		CHECK(at < 0, "MPI_Put_c: window word %lld differs", at);
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	if (t_rank == 0) {
+		fill(buf, N, 7);
+		t[1] = MPI_Wtime();
+		MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+		MPI_OK(MPI_Accumulate_c(buf, N, MPI_UNSIGNED_CHAR, 1, 0, N,
+					MPI_UNSIGNED_CHAR, MPI_BXOR, win));
+		MPI_OK(MPI_Win_unlock(1, win));
+		t[1] = MPI_Wtime() - t[1];
+		memset(buf, 0, (size_t)N);
+		t[2] = MPI_Wtime();
+		MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win));
+		MPI_OK(MPI_Get_c(buf, N, MPI_BYTE, 1, 0, N, MPI_BYTE, win));
+		MPI_OK(MPI_Win_unlock(1, win));
+		t[2] = MPI_Wtime() - t[2];
+		for (at = 0; at < N / 8 && buf[at] == (6 ^ 7); at++)
+			;
+		CHECK(at == N / 8, "MPI_Accumulate_c then MPI_Get_c: word %lld is %#llx",
+		      at, (unsigned long long)buf[at]);
+		fprintf(stderr, "bigmsg: %lld bytes: put %.2f s, accumulate %.2f s, get %.2f s\n",
+			(long long)N, t[0], t[1], t[2]);
+	}
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Win_free(&win));
+	return buf;	/* rank 1: NULL */
 }
 
 int main(int argc, char **argv)
@@ -138,7 +200,7 @@ int main(int argc, char **argv)
 	if (t_rank == 1)
 		fprintf(stderr, "bigmsg: %lld bytes: send %.2f s, bcast %.2f s, allgatherv %.2f s, allreduce %.2f s\n",
 			(long long)N, t[0], t[1], t[3], t[2]);
-
+	buf = one_sided(buf);
 	free(buf);
 	return t_done();
 }

@@ -3,8 +3,8 @@
  * The large-count neighbourhood collectives of MPI-4.0 whose counts are
  * one per block (Neighbor_allgather_c, Neighbor_alltoall_c, their I and
  * _init forms): a count beyond an int moves as one element of a
- * contiguous type (lm_big), as in coll_big.c.  The v and w ones are not
- * there yet (libmsg/README.md, Not yet).
+ * contiguous type (lm_big), as in coll_big.c.  The v and w ones:
+ * coll_big_nbrv.c.
  */
 
 #include "coll/coll.h"

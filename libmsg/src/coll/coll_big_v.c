@@ -5,7 +5,8 @@
  * of g elements (g their greatest common divisor) when that brings them
  * into an int; alltoallw's counts go peer by peer through lm_big, its
  * byte displacements must fit in an int; reduce_scatter's counts must
- * fit in an int.
+ * fit in an int.  The v neighbourhood collectives use the same sides
+ * (lm_vside, coll_big_nbrv.c).
  */
 
 #include <limits.h>
@@ -24,13 +25,7 @@ static MPI_Count gcd(MPI_Count a, MPI_Count b)
 	return a;
 }
 
-/* The v variants' arrays on one side, as ints of a unit type t. */
-struct vside {
-	int *counts, *displs;
-	MPI_Datatype dt, t;
-};
-
-static void vside_drop(struct vside *v)
+void lm_vside_drop(struct lm_vside *v)
 {
 	free(v->counts);
 	lm_big_drop(v->dt, v->t);
@@ -38,11 +33,11 @@ static void vside_drop(struct vside *v)
 	v->t = v->dt;
 }
 
-static int vside(const char *fn, MPI_Comm comm, int used,
-		 const MPI_Count counts[], const MPI_Aint displs[],
-		 MPI_Datatype dt, struct vside *v)
+int lm_vside(const char *fn, MPI_Comm comm, int n, int used,
+	     const MPI_Count counts[], const MPI_Aint displs[],
+	     MPI_Datatype dt, struct lm_vside *v)
 {
-	int n = comm->rsize, i, one, err;
+	int i, one, err;
 	MPI_Count g = 0, m = 0;
 
 	v->counts = v->displs = NULL;
@@ -89,7 +84,7 @@ static int vside(const char *fn, MPI_Comm comm, int used,
 		}
 		if (err) {
 			v->t = dt;
-			vside_drop(v);
+			lm_vside_drop(v);
 			return err;
 		}
 	}
@@ -101,7 +96,7 @@ static int vside(const char *fn, MPI_Comm comm, int used,
  * call's replay reads them at every start).  0, or MPI_ERR_NO_MEM with
  * the request freed.
  */
-static int keep(MPI_Comm comm, const char *fn, MPI_Request *request,
+int lm_big_keep(MPI_Comm comm, const char *fn, MPI_Request *request,
 		void *m0, void *m1, void *m2, void *m3, MPI_Datatype *own,
 		int nown)
 {
@@ -124,8 +119,16 @@ static int keep(MPI_Comm comm, const char *fn, MPI_Request *request,
 	return MPI_SUCCESS;
 }
 
-/* The type vside made, or MPI_DATATYPE_NULL. */
-static MPI_Datatype vmade(const struct vside *v)
+/* A side of a call over every rank (of the remote group). */
+static int vside(const char *fn, MPI_Comm comm, int used,
+		 const MPI_Count counts[], const MPI_Aint displs[],
+		 MPI_Datatype dt, struct lm_vside *v)
+{
+	return lm_vside(fn, comm, comm->rsize, used, counts, displs, dt, v);
+}
+
+/* The type lm_vside made, or MPI_DATATYPE_NULL. */
+MPI_Datatype lm_vside_made(const struct lm_vside *v)
 {
 	return v->t != v->dt ? v->t : MPI_DATATYPE_NULL;
 }
@@ -136,7 +139,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
 		  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Gatherv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -151,7 +154,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount,
 	if (!err) {
 		err = MPI_Gatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
 				  v.t, root, comm);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -164,7 +167,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
 		   MPI_Request *request)
 {
 	static const char fn[] = "MPI_Igatherv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -179,7 +182,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount,
 	if (!err) {
 		err = MPI_Igatherv(sendbuf, sn, st, recvbuf, v.counts, v.displs,
 				   v.t, root, comm, request);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -192,7 +195,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 		       MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Gatherv_init_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -209,10 +212,11 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 				       v.displs, v.t, root, comm, info,
 				       request);
 		if (err)
-			vside_drop(&v);
+			lm_vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL,
-				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = lm_big_keep(comm, fn, request, v.counts, NULL,
+					  NULL, NULL, (MPI_Datatype[]){
+					  lm_vside_made(&v) }, 1);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -224,7 +228,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 		   int root, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Scatterv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype rt;
 	int rn, err = lm_check_comm(comm, fn);
 
@@ -239,7 +243,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	if (!err) {
 		err = MPI_Scatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
 				   rn, rt, root, comm);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(recvtype, rt);
 	return err;
@@ -251,7 +255,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 		    int root, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iscatterv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype rt;
 	int rn, err = lm_check_comm(comm, fn);
 
@@ -266,7 +270,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	if (!err) {
 		err = MPI_Iscatterv(sendbuf, v.counts, v.displs, v.t, recvbuf,
 				    rn, rt, root, comm, request);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(recvtype, rt);
 	return err;
@@ -279,7 +283,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 			MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Scatterv_init_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype rt;
 	int rn, err = lm_check_comm(comm, fn);
 
@@ -296,10 +300,11 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 					recvbuf, rn, rt, root, comm, info,
 					request);
 		if (err)
-			vside_drop(&v);
+			lm_vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL,
-				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = lm_big_keep(comm, fn, request, v.counts, NULL,
+					  NULL, NULL, (MPI_Datatype[]){
+					  lm_vside_made(&v) }, 1);
 	}
 	lm_big_drop(recvtype, rt);
 	return err;
@@ -311,7 +316,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
 		     MPI_Datatype recvtype, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Allgatherv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -324,7 +329,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount,
 	if (!err) {
 		err = MPI_Allgatherv(sendbuf, sn, st, recvbuf, v.counts,
 				     v.displs, v.t, comm);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -337,7 +342,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
 		      MPI_Request *request)
 {
 	static const char fn[] = "MPI_Iallgatherv_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -350,7 +355,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount,
 	if (!err) {
 		err = MPI_Iallgatherv(sendbuf, sn, st, recvbuf, v.counts,
 				      v.displs, v.t, comm, request);
-		vside_drop(&v);
+		lm_vside_drop(&v);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -363,7 +368,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 			  MPI_Request *request)
 {
 	static const char fn[] = "MPI_Allgatherv_init_c";
-	struct vside v;
+	struct lm_vside v;
 	MPI_Datatype st;
 	int sn, err = lm_check_comm(comm, fn);
 
@@ -377,10 +382,11 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount,
 		err = MPI_Allgatherv_init(sendbuf, sn, st, recvbuf, v.counts,
 					  v.displs, v.t, comm, info, request);
 		if (err)
-			vside_drop(&v);
+			lm_vside_drop(&v);
 		else
-			err = keep(comm, fn, request, v.counts, NULL, NULL,
-				   NULL, (MPI_Datatype[]){ vmade(&v) }, 1);
+			err = lm_big_keep(comm, fn, request, v.counts, NULL,
+					  NULL, NULL, (MPI_Datatype[]){
+					  lm_vside_made(&v) }, 1);
 	}
 	lm_big_drop(sendtype, st);
 	return err;
@@ -393,7 +399,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 		    MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Alltoallv_c";
-	struct vside s, r;
+	struct lm_vside s, r;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
@@ -405,9 +411,9 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	if (!err) {
 		err = MPI_Alltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf,
 			       r.counts, r.displs, r.t, comm);
-		vside_drop(&r);
+		lm_vside_drop(&r);
 	}
-	vside_drop(&s);
+	lm_vside_drop(&s);
 	return err;
 }
 
@@ -418,7 +424,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 		     MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ialltoallv_c";
-	struct vside s, r;
+	struct lm_vside s, r;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
@@ -430,9 +436,9 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
 	if (!err) {
 		err = MPI_Ialltoallv(sendbuf, s.counts, s.displs, s.t, recvbuf,
 			       r.counts, r.displs, r.t, comm, request);
-		vside_drop(&r);
+		lm_vside_drop(&r);
 	}
-	vside_drop(&s);
+	lm_vside_drop(&s);
 	return err;
 }
 
@@ -443,7 +449,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 			 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Alltoallv_init_c";
-	struct vside s, r;
+	struct lm_vside s, r;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
@@ -457,15 +463,16 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 					 recvbuf, r.counts, r.displs, r.t, comm,
 					 info, request);
 		if (err) {
-			vside_drop(&r);
+			lm_vside_drop(&r);
 		} else {
-			err = keep(comm, fn, request, s.counts, r.counts, NULL,
-				   NULL, (MPI_Datatype[]){ vmade(&s),
-				   vmade(&r) }, 2);
+			err = lm_big_keep(comm, fn, request, s.counts,
+					  r.counts, NULL, NULL, (MPI_Datatype[]){
+					  lm_vside_made(&s),
+					  lm_vside_made(&r) }, 2);
 			return err;	/* s and r are the request's, or gone */
 		}
 	}
-	vside_drop(&s);
+	lm_vside_drop(&s);
 	return err;
 }
 
@@ -553,8 +560,8 @@ static int keep_w(MPI_Comm comm, const char *fn, MPI_Request *request,
 	for (i = 0; i < r->n; i++)
 		own[s->n + i] = r->types[i] != r->given[i] ? r->types[i] :
 			MPI_DATATYPE_NULL;
-	err = keep(comm, fn, request, s->counts, r->counts, s->types, r->types,
-		   own, n);
+	err = lm_big_keep(comm, fn, request, s->counts, r->counts, s->types,
+			  r->types, own, n);
 	free(own);
 	return err;
 }

@@ -358,8 +358,12 @@ void lm_op_apply(MPI_Op op, const void *in, void *inout, int count,
 	if (!op->predefined) {
 		MPI_Datatype t = dt;	/* the user function may write both */
 
+		MPI_Count len = count;
+
 		if (op->call)
 			op->call(op, (void *)in, inout, &count, &t);
+		else if (op->fn_c)
+			op->fn_c((void *)in, inout, &len, &t);
 		else
 			op->fn((void *)in, inout, &count, &t);
 		return;
@@ -402,29 +406,47 @@ void lm_op_release(MPI_Op op)
 
 /* ---- MPI calls ---------------------------------------------------------------- */
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* A user op of fn (MPI_Op_create) or fn_c (MPI_Op_create_c). */
+static int op_create(const char *fn, MPI_User_function *user_fn,
+		     MPI_User_function_c *user_fn_c, int commute, MPI_Op *op)
 {
-	LM_GUARD();
 	struct libmsg_op *o;
 
-	lm_check_init("MPI_Op_create");
-	if (!user_fn)
-		return lm_error(NULL, "MPI_Op_create", MPI_ERR_ARG,
-				"user function is NULL");
+	lm_check_init(fn);
+	if (!user_fn && !user_fn_c)
+		return lm_error(NULL, fn, MPI_ERR_ARG, "user function is NULL");
 	if (!op)
-		return lm_error(NULL, "MPI_Op_create", MPI_ERR_ARG, "op is NULL");
+		return lm_error(NULL, fn, MPI_ERR_ARG, "op is NULL");
 	o = calloc(1, sizeof(*o));
 	if (!o)
-		return lm_error(NULL, "MPI_Op_create", MPI_ERR_NO_MEM,
+		return lm_error(NULL, fn, MPI_ERR_NO_MEM,
 				"no memory for an operation");
 	o->magic = LM_MAGIC_OP;
 	o->commute = commute != 0;
 	o->id = LM_OP_USER;
 	o->fn = user_fn;
+	o->fn_c = user_fn_c;
 	o->name = "user operation";
 	o->refs = 1;
 	*op = o;
 	return MPI_SUCCESS;
+}
+
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+	LM_GUARD();
+	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
+
+/*
+ * The reductions call a user function with at most an int's count of
+ * elements (larger _c reductions go in slices), so fn_c's len is such
+ * a count too.
+ */
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+	LM_GUARD();
+	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 int MPI_Op_free(MPI_Op *op)

@@ -23,6 +23,7 @@ struct libmsg_op {
 	 */
 	void (*call)(struct libmsg_op *op, void *in, void *inout, int *len,
 		     MPI_Datatype *dt);
+	MPI_User_function_c *fn_c;	/* MPI_Op_create_c's, instead of fn */
 };
 
 enum {

@@ -12,8 +12,8 @@
  * (MPI_BAND/BOR/BXOR of integers and bytes), else a compare-and-swap
  * loop around the op's own loop (op.c) on one element: MAX, MIN, PROD,
  * the logical ops, floating point, MINLOC/MAXLOC of 8-byte pairs.
- * The caller (ops.c) holds the shared side of the target's accumulate
- * lock meanwhile (sync.c).  Larger elements (long double, complex
+ * The caller (acc.c) holds the shared side of the target's accumulate
+ * lock meanwhile (locks.c).  Larger elements (long double, complex
  * double, most pairs), unaligned ones, and accumulates of more than a
  * few elements are made under that lock held exclusively, with the
  * op's plain loop: nobody makes CPU atomics on the target then, so

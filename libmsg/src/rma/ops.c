@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one-sided operations: MPI_Put, Get, Accumulate, Get_accumulate,
- * Fetch_and_op, Compare_and_swap, and Rput, Rget, Raccumulate,
- * Rget_accumulate.  Each is complete at the target and at the origin
- * when its call returns (the request-based ones return a completed
- * request), made by the origin alone:
+ * The one-sided operations' common part: the checks, the target's
+ * bytes as runs, copies, and Put and Get (the accumulates: acc.c; the
+ * MPI calls: calls.c).  Each operation is complete at the target and
+ * at the origin when its call returns (the request-based ones return a
+ * completed request), made by the origin alone:
  *
  * - The target's bytes: count elements of the target datatype from
  *   base + disp * disp_unit of the target's window (a dynamic window:
@@ -33,39 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rma/rma.h"
-
-enum { OP_PUT, OP_GET, OP_ACC, OP_GACC, OP_CAS };
-
-/*
- * Accumulates of up to this many elements on mapped memory are CPU
- * atomics; larger ones hold the accumulate lock and run the op's loop
- * (a lock-prefixed instruction per element costs as much as the lock
- * after a few elements, and the loop is vectorised).
- */
-#define LM_ACC_ATOMICS	16
-
-struct rma_args {
-	int kind;
-	const void *obuf;
-	int ocount;
-	MPI_Datatype otype;
-	void *rbuf;
-	int rcount;
-	MPI_Datatype rtype;
-	const void *cbuf;	/* compare-and-swap: the value compared */
-	int t;
-	MPI_Aint disp;
-	int tcount;
-	MPI_Datatype ttype;
-	MPI_Op op;
-	int passive_only;	/* request-based: only in a passive epoch */
-	/* Worked out by check_args: */
-	uint64_t bytes;		/* of the target data */
-	uint64_t taddr;		/* the target buffer, owner's address */
-	uint64_t lo, hi;	/* the bytes touched, owner's addresses */
-	MPI_Datatype basic;	/* accumulates: the one basic type */
-};
+#include "rma/ops.h"
 
 /* ---- The target's runs --------------------------------------------------------- */
 
@@ -231,25 +199,6 @@ static int target_of(struct libmsg_win *win, const char *fn,
 	return MPI_SUCCESS;
 }
 
-static inline unsigned char *local(const struct lm_tgt *g, uint64_t addr)
-{
-	return g->map + (addr - g->base);
-}
-
-/* A walk of the target's runs that copies them from or into buf. */
-struct xfer {
-	struct lm_walk w;
-	struct lm_tgt *g;
-	unsigned char *buf;	/* packed, in the target type's order */
-	int write;
-	/* Accumulates on mapped memory (flush_atomic). */
-	MPI_Op op;
-	MPI_Datatype basic;
-	const unsigned char *in;
-	unsigned char *old;
-	int locked;		/* holds the target's accumulate lock */
-	const char *fn;
-};
 
 static int flush_copy(struct lm_walk *w)
 {
@@ -279,22 +228,22 @@ static int copy_runs(struct lm_tgt *g, const char *fn, const struct rma_args *a,
 }
 
 /* The target data into packed buf (read) or from it (write). */
-static int target_io(struct lm_tgt *g, const char *fn, const struct rma_args *a,
-		     void *buf, int write)
+int lm_rma_target_io(struct lm_tgt *g, const char *fn,
+		     const struct rma_args *a, void *buf, int write)
 {
 	if (g->remote)
 		return copy_runs(g, fn, a, buf, write);
 	if (write)
-		lm_dt_unpack(buf, a->bytes, local(g, a->taddr), a->tcount,
+		lm_dt_unpack(buf, a->bytes, lm_rma_local(g, a->taddr), a->tcount,
 			     a->ttype);
 	else
-		lm_dt_pack(local(g, a->taddr), a->tcount, a->ttype, buf);
+		lm_dt_pack(lm_rma_local(g, a->taddr), a->tcount, a->ttype, buf);
 	return MPI_SUCCESS;
 }
 
 /* count dt's at buf packed: in place when contiguous, else a copy. */
-static const unsigned char *packed(const void *buf, int count, MPI_Datatype dt,
-				   unsigned char **tmp)
+const unsigned char *lm_rma_packed(const void *buf, int64_t count,
+				   MPI_Datatype dt, unsigned char **tmp)
 {
 	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
 
@@ -309,7 +258,7 @@ static const unsigned char *packed(const void *buf, int count, MPI_Datatype dt,
 }
 
 /* Room for count dt's packed: buf itself when contiguous. */
-static unsigned char *room(void *buf, int count, MPI_Datatype dt,
+unsigned char *lm_rma_room(void *buf, int64_t count, MPI_Datatype dt,
 			   unsigned char **tmp)
 {
 	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
@@ -321,7 +270,8 @@ static unsigned char *room(void *buf, int count, MPI_Datatype dt,
 	return *tmp;
 }
 
-static void unroom(void *buf, int count, MPI_Datatype dt, unsigned char *tmp)
+void lm_rma_unroom(void *buf, int64_t count, MPI_Datatype dt,
+		   unsigned char *tmp)
 {
 	uint64_t bytes = (uint64_t)count * (uint64_t)dt->size;
 
@@ -342,13 +292,13 @@ static int do_put(struct libmsg_win *win, const char *fn, struct rma_args *a,
 
 	if (!g->remote && lm_dt_contig(a->ttype, a->tcount)) {
 		lm_dt_pack(a->obuf, a->ocount, a->otype,
-			   local(g, a->taddr + (uint64_t)a->ttype->true_lb));
+			   lm_rma_local(g, a->taddr + (uint64_t)a->ttype->true_lb));
 		return MPI_SUCCESS;
 	}
-	src = packed(a->obuf, a->ocount, a->otype, &tmp);
+	src = lm_rma_packed(a->obuf, a->ocount, a->otype, &tmp);
 	if (!src)
 		return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-	err = target_io(g, fn, a, (void *)(uintptr_t)src, 1);
+	err = lm_rma_target_io(g, fn, a, (void *)(uintptr_t)src, 1);
 	lm_scratch_put(tmp, a->bytes);
 	return err;
 }
@@ -360,258 +310,50 @@ static int do_get(struct libmsg_win *win, const char *fn, struct rma_args *a,
 	int err;
 
 	if (!g->remote && lm_dt_contig(a->ttype, a->tcount)) {
-		lm_dt_unpack(local(g, a->taddr + (uint64_t)a->ttype->true_lb),
+		lm_dt_unpack(lm_rma_local(g, a->taddr + (uint64_t)a->ttype->true_lb),
 			     a->bytes, (void *)(uintptr_t)a->obuf, a->ocount,
 			     a->otype);
 		return MPI_SUCCESS;
 	}
-	dst = room((void *)(uintptr_t)a->obuf, a->ocount, a->otype, &tmp);
+	dst = lm_rma_room((void *)(uintptr_t)a->obuf, a->ocount, a->otype, &tmp);
 	if (!dst)
 		return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-	err = target_io(g, fn, a, dst, 0);
+	err = lm_rma_target_io(g, fn, a, dst, 0);
 	if (!err)
-		unroom((void *)(uintptr_t)a->obuf, a->ocount, a->otype, tmp);
+		lm_rma_unroom((void *)(uintptr_t)a->obuf, a->ocount, a->otype, tmp);
 	else
 		lm_scratch_put(tmp, a->bytes);
 	return err;
 }
 
-/* ---- Accumulates ------------------------------------------------------------- */
-
-/*
- * Mapped memory: each run's elements atomically (the lock's shared side
- * held), or plainly once the lock is held exclusively: a run of
- * unaligned elements takes it, and keeps it for the rest.
- */
-static int flush_atomic(struct lm_walk *w)
-{
-	struct xfer *x = (struct xfer *)w;
-	uint64_t s = (uint64_t)x->basic->size, pos = w->done;
-	const unsigned char *in;
-	unsigned char *p, *old;
-	uint32_t k;
-
-	for (k = 0; k < w->n; pos += w->run[k].len, k++) {
-		p = local(x->g, w->run[k].addr);
-		in = x->in ? x->in + pos : NULL;
-		old = x->old ? x->old + pos : NULL;
-		if (!x->locked && lm_rma_atomic_ok(x->basic, p)) {
-			lm_rma_atomic_run(x->op, x->basic, p, w->run[k].len / s,
-					  in, old);
-			continue;
-		}
-		if (!x->locked) {
-			lm_win_atomics_leave(x->g->win, x->g->t);
-			if (lm_win_acc_lock(x->g->win, x->g->t, x->fn))
-				return -ESRCH;
-			x->locked = 1;
-		}
-		if (old)
-			memcpy(old, p, w->run[k].len);
-		if (x->op->id != LM_OP_NO_OP)
-			lm_op_apply(x->op, in, p, (int)(w->run[k].len / s),
-				    x->basic);
-	}
-	return 0;
-}
-
-static int acc_atomics(struct libmsg_win *win, const char *fn,
-		       struct rma_args *a, struct lm_tgt *g,
-		       const unsigned char *in, unsigned char *old)
-{
-	struct xfer *x = malloc(sizeof(*x));
-	int e;
-
-	if (!x)
-		return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-	if ((e = lm_win_atomics_enter(win, a->t, fn))) {
-		free(x);
-		return e;
-	}
-	x->w.flush = flush_atomic;
-	x->g = g;
-	x->op = a->op;
-	x->basic = a->basic;
-	x->in = in;
-	x->old = old;
-	x->locked = 0;
-	x->fn = fn;
-	e = lm_walk_type(&x->w, a->taddr, a->tcount, a->ttype);
-	if (x->locked) {
-		lm_win_acc_unlock(win, a->t);
-	} else if (!e) {
-		lm_win_atomics_leave(win, a->t);
-	}
-	free(x);
-	/* The lock's failure was reported already. */
-	return e ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
-}
-
-/*
- * The op on n packed elements of basic type dt: in into cur.  The op's
- * loops take the type's C layout, which a padded pair (MPI_DOUBLE_INT:
- * 12 bytes of data, 16 of extent) is not when packed: it is unpacked
- * around the loop.
- */
-static int apply_packed(MPI_Op op, const unsigned char *in, unsigned char *cur,
-			int n, MPI_Datatype dt)
-{
-	uint64_t bytes = (uint64_t)n * (uint64_t)dt->size;
-	uint64_t wide = (uint64_t)n * (uint64_t)dt->extent;
-	unsigned char *a, *b;
-
-	if (dt->dense) {
-		lm_op_apply(op, in, cur, n, dt);
-		return 0;
-	}
-	a = lm_scratch_get(wide);
-	b = lm_scratch_get(wide);
-	if (!a || !b) {
-		lm_scratch_put(a, wide);
-		lm_scratch_put(b, wide);
-		return -ENOMEM;
-	}
-	lm_dt_unpack(in, bytes, a, n, dt);
-	lm_dt_unpack(cur, bytes, b, n, dt);
-	lm_op_apply(op, a, b, n, dt);
-	lm_dt_pack(b, n, dt, cur);
-	lm_scratch_put(a, wide);
-	lm_scratch_put(b, wide);
-	return 0;
-}
-
-/* The accumulate lock held: read, apply, write back (in place if mapped). */
-static int acc_locked(struct libmsg_win *win, const char *fn,
-		      struct rma_args *a, struct lm_tgt *g,
-		      const unsigned char *in, unsigned char *old)
-{
-	unsigned char *cur = NULL;
-	int err, reads = old || a->op->id != LM_OP_REPLACE;
-	int n = (int)(a->bytes / (uint64_t)a->basic->size);
-
-	err = lm_win_acc_lock(win, a->t, fn);
-	if (err)
-		return err;
-	if (!g->remote && lm_dt_contig(a->ttype, a->tcount)) {
-		cur = local(g, a->taddr + (uint64_t)a->ttype->true_lb);
-		if (old)
-			memcpy(old, cur, a->bytes);
-		if (a->op->id != LM_OP_NO_OP)
-			lm_op_apply(a->op, in, cur, n, a->basic);
-		lm_win_acc_unlock(win, a->t);
-		return MPI_SUCCESS;
-	}
-	if (reads) {
-		cur = lm_scratch_get(a->bytes);
-		if (!cur) {
-			err = lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-			goto out;
-		}
-		err = target_io(g, fn, a, cur, 0);
-		if (err)
-			goto out;
-		if (old)
-			memcpy(old, cur, a->bytes);
-	}
-	if (a->op->id == LM_OP_NO_OP)
-		goto out;
-	if (a->op->id == LM_OP_REPLACE) {
-		err = target_io(g, fn, a, (void *)(uintptr_t)in, 1);
-	} else if (apply_packed(a->op, in, cur, n, a->basic)) {
-		err = lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-	} else {
-		err = target_io(g, fn, a, cur, 1);
-	}
-out:
-	lm_win_acc_unlock(win, a->t);
-	lm_scratch_put(cur, a->bytes);
-	return err;
-}
-
-static int do_acc(struct libmsg_win *win, const char *fn, struct rma_args *a,
-		  struct lm_tgt *g)
-{
-	unsigned char *itmp = NULL, *rtmp = NULL, *old = NULL;
-	const unsigned char *in = NULL;
-	int err;
-
-	if (a->op->id != LM_OP_NO_OP) {
-		in = packed(a->obuf, a->ocount, a->otype, &itmp);
-		if (!in)
-			return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-	}
-	if (a->kind == OP_GACC) {
-		old = room(a->rbuf, a->rcount, a->rtype, &rtmp);
-		if (!old) {
-			lm_scratch_put(itmp, a->bytes);
-			return lm_werr(win, fn, MPI_ERR_NO_MEM, "out of memory");
-		}
-	}
-	/* Padded pairs: packed here, C structs in the window. */
-	if (win->mapped && !g->remote && a->basic->dense &&
-	    a->bytes <= LM_ACC_ATOMICS * (uint64_t)a->basic->size &&
-	    lm_rma_atomic_ok(a->basic, NULL))
-		err = acc_atomics(win, fn, a, g, in, old);
-	else
-		err = acc_locked(win, fn, a, g, in, old);
-	lm_scratch_put(itmp, a->bytes);
-	if (!err && rtmp)
-		unroom(a->rbuf, a->rcount, a->rtype, rtmp);
-	else
-		lm_scratch_put(rtmp, a->bytes);
-	return err;
-}
-
-static int do_cas(struct libmsg_win *win, const char *fn, struct rma_args *a,
-		  struct lm_tgt *g)
-{
-	uint64_t s = (uint64_t)a->ttype->size;
-	unsigned char cur[16];
-	int err;
-
-	if (win->mapped && !g->remote &&
-	    lm_rma_atomic_ok(a->ttype, local(g, a->taddr))) {
-		if ((err = lm_win_atomics_enter(win, a->t, fn)))
-			return err;
-		lm_rma_atomic_cas(local(g, a->taddr), a->obuf, a->cbuf, a->rbuf,
-				  s);
-		lm_win_atomics_leave(win, a->t);
-		return MPI_SUCCESS;
-	}
-	err = lm_win_acc_lock(win, a->t, fn);
-	if (err)
-		return err;
-	err = target_io(g, fn, a, cur, 0);
-	if (!err) {
-		memcpy(a->rbuf, cur, s);
-		if (!memcmp(cur, a->cbuf, s))
-			err = target_io(g, fn, a, (void *)(uintptr_t)a->obuf, 1);
-	}
-	lm_win_acc_unlock(win, a->t);
-	return err;
-}
-
 /* ---- Checks ---------------------------------------------------------------------- */
 
+/* A side's count (of the int or the _c calls) and type; its bytes. */
 static int check_type(struct libmsg_win *win, const char *fn, const char *what,
-		      int count, MPI_Datatype dt)
+		      MPI_Count count, MPI_Datatype dt, uint64_t *bytes)
 {
 	if (count < 0)
-		return lm_werr(win, fn, MPI_ERR_COUNT, "%s count %d is negative",
-			       what, count);
+		return lm_werr(win, fn, MPI_ERR_COUNT,
+			       "%s count %lld is negative", what,
+			       (long long)count);
 	if (lm_check_datatype(dt))
 		return lm_werr(win, fn, MPI_ERR_TYPE, "%s datatype: %s", what,
 			       lm_datatype_why(dt));
+	if (__builtin_mul_overflow((uint64_t)count, (uint64_t)dt->size,
+				   bytes) || *bytes > (uint64_t)INT64_MAX)
+		return lm_werr(win, fn, MPI_ERR_COUNT,
+			       "%s data of %lld elements of %lld bytes is more bytes than 64 bits count",
+			       what, (long long)count, (long long)dt->size);
 	return MPI_SUCCESS;
 }
 
 static int check_buf(struct libmsg_win *win, const char *fn, const char *what,
-		     const void *buf, int count, MPI_Datatype dt)
+		     const void *buf, MPI_Count count, MPI_Datatype dt)
 {
 	if (!buf && count > 0 && dt->size && dt->predefined)
 		return lm_werr(win, fn, MPI_ERR_BUFFER,
-			       "%s buffer is NULL for %d element(s)", what,
-			       count);
+			       "%s buffer is NULL for %lld element(s)", what,
+			       (long long)count);
 	return MPI_SUCCESS;
 }
 
@@ -685,9 +427,20 @@ static int check_range(struct libmsg_win *win, const char *fn,
 		return lm_werr(win, fn, MPI_ERR_RMA_RANGE,
 			       "displacement %lld is far outside the window",
 			       (long long)a->disp);
-	last = (int64_t)(a->tcount - 1) * dt->extent;
-	lo = dt->true_lb + (last < 0 ? last : 0);
-	hi = dt->true_lb + dt->true_extent + (last > 0 ? last : 0);
+	/* Counts of the _c calls: the span itself may pass 64 bits. */
+	if (__builtin_mul_overflow((int64_t)(a->tcount - 1), dt->extent,
+				   &last) ||
+	    __builtin_add_overflow(dt->true_lb + (last < 0 ? last : 0), off,
+				   &lo) ||
+	    __builtin_add_overflow(dt->true_lb + dt->true_extent,
+				   last > 0 ? last : 0, &hi) ||
+	    __builtin_add_overflow(hi, off, &hi))
+		return lm_werr(win, fn, MPI_ERR_RMA_RANGE,
+			       "target rank %d: %lld elements of extent %lld at displacement %lld reach beyond any address",
+			       a->t, (long long)a->tcount,
+			       (long long)dt->extent, (long long)a->disp);
+	lo -= off;
+	hi -= off;
 	a->taddr = p->base + (uint64_t)off;
 	a->lo = a->taddr + (uint64_t)lo;
 	a->hi = a->taddr + (uint64_t)hi;
@@ -704,7 +457,7 @@ static int check_range(struct libmsg_win *win, const char *fn,
 
 static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 {
-	uint64_t obytes;
+	uint64_t obytes = 0, rbytes = 0;
 	int err = lm_check_win(win, fn);
 
 	if (err)
@@ -718,18 +471,20 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		a->otype = a->ttype = a->rtype;
 	}
 	if (a->kind != OP_GACC || a->op != MPI_NO_OP)
-		if ((err = check_type(win, fn, "origin", a->ocount, a->otype)))
+		if ((err = check_type(win, fn, "origin", a->ocount, a->otype,
+				      &obytes)))
 			return err;
-	if ((err = check_type(win, fn, "target", a->tcount, a->ttype)))
+	if ((err = check_type(win, fn, "target", a->tcount, a->ttype,
+			      &a->bytes)))
 		return err;
 	if (a->kind == OP_GACC &&
-	    (err = check_type(win, fn, "result", a->rcount, a->rtype)))
+	    (err = check_type(win, fn, "result", a->rcount, a->rtype,
+			      &rbytes)))
 		return err;
 	if (a->disp < 0)
 		return lm_werr(win, fn, MPI_ERR_DISP,
 			       "target displacement %lld is negative",
 			       (long long)a->disp);
-	a->bytes = (uint64_t)a->tcount * (uint64_t)a->ttype->size;
 	if (a->kind == OP_CAS) {
 		if (!cas_type(a->ttype))
 			return lm_werr(win, fn, MPI_ERR_TYPE,
@@ -746,7 +501,6 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		if ((err = check_buf(win, fn, "origin", a->obuf, a->ocount,
 				     a->otype)))
 			return err;
-		obytes = (uint64_t)a->ocount * (uint64_t)a->otype->size;
 		if (obytes != a->bytes)
 			return lm_werr(win, fn, MPI_ERR_TYPE,
 				       "origin data is %llu bytes, target data %llu: their type signatures differ",
@@ -757,11 +511,10 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 		if ((err = check_buf(win, fn, "result", a->rbuf, a->rcount,
 				     a->rtype)))
 			return err;
-		if ((uint64_t)a->rcount * (uint64_t)a->rtype->size != a->bytes)
+		if (rbytes != a->bytes)
 			return lm_werr(win, fn, MPI_ERR_TYPE,
 				       "result data is %llu bytes, target data %llu: their type signatures differ",
-				       (unsigned long long)a->rcount *
-				       (unsigned long long)a->rtype->size,
+				       (unsigned long long)rbytes,
 				       (unsigned long long)a->bytes);
 	}
 	if (a->t == MPI_PROC_NULL)
@@ -777,7 +530,7 @@ static int check_args(MPI_Win win, const char *fn, struct rma_args *a)
 
 /* ---- The calls ------------------------------------------------------------------ */
 
-static int rma(MPI_Win win, const char *fn, struct rma_args *a)
+int lm_rma_op(MPI_Win win, const char *fn, struct rma_args *a)
 {
 	struct lm_tgt g;
 	int err = check_args(win, fn, a);
@@ -793,15 +546,15 @@ static int rma(MPI_Win win, const char *fn, struct rma_args *a)
 	case OP_GET:
 		return do_get(win, fn, a, &g);
 	case OP_CAS:
-		return do_cas(win, fn, a, &g);
+		return lm_rma_do_cas(win, fn, a, &g);
 	default:
-		return do_acc(win, fn, a, &g);
+		return lm_rma_do_acc(win, fn, a, &g);
 	}
 }
 
 /* A request-based operation is over when it returns: a completed request. */
-static int rma_req(MPI_Win win, const char *fn, struct rma_args *a,
-		   MPI_Request *request)
+int lm_rma_op_req(MPI_Win win, const char *fn, struct rma_args *a,
+		  MPI_Request *request)
 {
 	struct libmsg_request *r;
 	int err;
@@ -811,7 +564,7 @@ static int rma_req(MPI_Win win, const char *fn, struct rma_args *a,
 			lm_werr(win, fn, MPI_ERR_REQUEST, "request is NULL");
 	*request = MPI_REQUEST_NULL;
 	a->passive_only = 1;
-	err = rma(win, fn, a);
+	err = lm_rma_op(win, fn, a);
 	if (err)
 		return err;
 	r = lm_req_new(LM_REQ_SEND);
@@ -823,170 +576,4 @@ static int rma_req(MPI_Win win, const char *fn, struct rma_args *a,
 	lm_req_complete(r);
 	*request = r;
 	return MPI_SUCCESS;
-}
-
-int MPI_Put(const void *origin_addr, int origin_count,
-	    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	    int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_PUT, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype,
-	};
-
-	return rma(win, "MPI_Put", &a);
-}
-
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	    int target_rank, MPI_Aint target_disp, int target_count,
-	    MPI_Datatype target_datatype, MPI_Win win)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_GET, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype,
-	};
-
-	return rma(win, "MPI_Get", &a);
-}
-
-int MPI_Accumulate(const void *origin_addr, int origin_count,
-		   MPI_Datatype origin_datatype, int target_rank,
-		   MPI_Aint target_disp, int target_count,
-		   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_ACC, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype, .op = op,
-	};
-
-	/* MPI_NO_OP changes nothing: only its checks remain. */
-	return rma(win, "MPI_Accumulate", &a);
-}
-
-int MPI_Get_accumulate(const void *origin_addr, int origin_count,
-		       MPI_Datatype origin_datatype, void *result_addr,
-		       int result_count, MPI_Datatype result_datatype,
-		       int target_rank, MPI_Aint target_disp, int target_count,
-		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_GACC, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .rbuf = result_addr,
-		.rcount = result_count, .rtype = result_datatype,
-		.t = target_rank, .disp = target_disp,
-		.tcount = target_count, .ttype = target_datatype, .op = op,
-	};
-
-	return rma(win, "MPI_Get_accumulate", &a);
-}
-
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
-		     MPI_Datatype datatype, int target_rank,
-		     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
-{
-	LM_GUARD();
-	static const char fn[] = "MPI_Fetch_and_op";
-	struct rma_args a = {
-		.kind = OP_GACC, .obuf = origin_addr, .ocount = 1,
-		.otype = datatype, .rbuf = result_addr, .rcount = 1,
-		.rtype = datatype, .t = target_rank, .disp = target_disp,
-		.tcount = 1, .ttype = datatype, .op = op,
-	};
-
-	if (!lm_check_win(win, fn) && lm_datatype_valid(datatype) &&
-	    !datatype->predefined)
-		return lm_werr(win, fn, MPI_ERR_TYPE,
-			       "MPI_Fetch_and_op takes a predefined datatype, not a derived one");
-	return rma(win, fn, &a);
-}
-
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
-			 void *result_addr, MPI_Datatype datatype,
-			 int target_rank, MPI_Aint target_disp, MPI_Win win)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_CAS, .obuf = origin_addr, .cbuf = compare_addr,
-		.rbuf = result_addr, .rtype = datatype, .t = target_rank,
-		.disp = target_disp,
-	};
-
-	return rma(win, "MPI_Compare_and_swap", &a);
-}
-
-int MPI_Rput(const void *origin_addr, int origin_count,
-	     MPI_Datatype origin_datatype, int target_rank,
-	     MPI_Aint target_disp, int target_count,
-	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_PUT, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype,
-	};
-
-	return rma_req(win, "MPI_Rput", &a, request);
-}
-
-int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	     int target_rank, MPI_Aint target_disp, int target_count,
-	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_GET, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype,
-	};
-
-	return rma_req(win, "MPI_Rget", &a, request);
-}
-
-int MPI_Raccumulate(const void *origin_addr, int origin_count,
-		    MPI_Datatype origin_datatype, int target_rank,
-		    MPI_Aint target_disp, int target_count,
-		    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-		    MPI_Request *request)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_ACC, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .t = target_rank,
-		.disp = target_disp, .tcount = target_count,
-		.ttype = target_datatype, .op = op,
-	};
-
-	return rma_req(win, "MPI_Raccumulate", &a, request);
-}
-
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
-			MPI_Datatype origin_datatype, void *result_addr,
-			int result_count, MPI_Datatype result_datatype,
-			int target_rank, MPI_Aint target_disp,
-			int target_count, MPI_Datatype target_datatype,
-			MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-	LM_GUARD();
-	struct rma_args a = {
-		.kind = OP_GACC, .obuf = origin_addr, .ocount = origin_count,
-		.otype = origin_datatype, .rbuf = result_addr,
-		.rcount = result_count, .rtype = result_datatype,
-		.t = target_rank, .disp = target_disp,
-		.tcount = target_count, .ttype = target_datatype, .op = op,
-	};
-
-	return rma_req(win, "MPI_Rget_accumulate", &a, request);
 }

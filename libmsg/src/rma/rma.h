@@ -10,15 +10,20 @@
  * Where a call goes:
  *   win.c     creating and freeing windows, queries, attributes, names,
  *             info, error handlers, MPI_Win_attach/detach
+ *   win_big.c the _c forms of window creation and MPI_Win_shared_query
  *   seg.c     the window's segment: one memfd, made by the window's rank
  *             0 and opened by the others through /proc/<pid>/fd/<fd>
- *   sync.c    fence, PSCW, passive target (lock words in the segment),
- *             flush, sync; waiting, and locks held by dead ranks broken
- *   ops.c     Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
- *             Compare_and_swap and the request-based ones: checks, the
- *             target's bytes as runs, copies
+ *   sync.c    fence, PSCW
+ *   locks.c   passive target (lock words in the segment), flush, sync,
+ *             the accumulate lock; waiting, locks of dead ranks broken
+ *   calls.c   Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
+ *             Compare_and_swap, the request-based ones, the _c forms
+ *   ops.c     their checks, the target's bytes as runs, copies, Put, Get
+ *             (ops.h: what ops.c, acc.c and calls.c share)
+ *   acc.c     the accumulates and compare-and-swap on the target's bytes
  *   atomic.c  accumulates element by element with CPU atomics, on memory
  *             every rank maps
+ *   mem.h     the interface behind which a peer's memory is reached
  *   mem_vm.c  the fallback's way to reach a peer's memory: copies with
  *             process_vm_readv/writev made by the origin
  *   mem_dev.c the device's: registered regions, mapped whole pages and
@@ -34,77 +39,7 @@
 #define LIBMSG_RMA_H
 
 #include "coll/coll.h"
-
-/* ---- Reaching a peer's memory --------------------------------------------- */
-
-/*
- * Memory a rank exposes to its peers (MPI_Win_create's buffer, memory
- * MPI_Win_attach'ed to a dynamic window): what a peer needs to reach
- * it.  Exchanged at window creation, or published in the segment's
- * table for a dynamic window; the same size everywhere.
- */
-struct lm_rma_desc {
-	uint64_t addr;		/* where it lies in its owner */
-	uint64_t len;		/* bytes */
-	uint64_t handle;	/* device: the region's handle; fallback: 0 */
-	uint64_t key;		/* device: the region's key; fallback: 0 */
-	uint32_t pid;		/* the owner's process */
-	uint32_t flags;		/* the implementation's */
-};
-
-/* A peer's exposed memory, as this rank reaches it (attach). */
-struct lm_rma_remote {
-	struct lm_rma_desc d;
-	/*
-	 * The owner's bytes [map_lo, map_hi) are mapped here at map (a
-	 * load or store reaches them); the rest is reached by copy.  The
-	 * fallback maps nothing but a rank's own memory; the device maps a
-	 * region's whole pages.
-	 */
-	unsigned char *map;
-	uint64_t map_lo, map_hi;
-	void *priv;		/* the implementation's */
-};
-
-/* len bytes at addr, in the owner's address space. */
-struct lm_rma_run {
-	uint64_t addr;
-	uint64_t len;
-};
-
-/* Runs per copy call, at most (process_vm_writev's IOV_MAX). */
-#define LM_RMA_RUNS	1024
-
-/*
- * How a rank's memory is exposed and reached: the fallback's
- * (lm_rma_mem_vm, mem_vm.c) or the device's registered regions
- * (lm_rma_mem_dev, mem_dev.c).  Every call returns 0 or -errno (-ESRCH:
- * the owner is gone; -EFAULT: not there).
- */
-struct lm_rma_mem_ops {
-	const char *name;
-	/* Owner: make [base, base + len) reachable; fill in *d. */
-	int (*expose)(void *base, uint64_t len, struct lm_rma_desc *d);
-	/* Owner: no longer (MPI_Win_free, MPI_Win_detach). */
-	void (*unexpose)(struct lm_rma_desc *d);
-	/* Origin: reach d: map what can be mapped, get ready to copy. */
-	int (*attach)(const struct lm_rma_desc *d, struct lm_rma_remote *r);
-	void (*detach)(struct lm_rma_remote *r);
-	/* Origin: 0 while r->map reaches the owner's memory (NULL: always). */
-	int (*check)(struct lm_rma_remote *r);
-	/*
-	 * Origin: the n runs of the owner's memory (all inside r->d) from
-	 * (copy_to) or into (copy_from) the contiguous buf, in order.
-	 */
-	int (*copy_to)(struct lm_rma_remote *r, const void *buf,
-		       const struct lm_rma_run *runs, uint32_t n);
-	int (*copy_from)(struct lm_rma_remote *r, void *buf,
-			 const struct lm_rma_run *runs, uint32_t n);
-};
-
-extern const struct lm_rma_mem_ops lm_rma_mem_vm, lm_rma_mem_dev;
-/* A new window's: the device's over /dev/mpichan with regions, else vm. */
-const struct lm_rma_mem_ops *lm_rma_mem(void);
+#include "rma/mem.h"
 
 /* ---- The window's segment -------------------------------------------------- */
 
@@ -244,6 +179,14 @@ struct libmsg_win {
 
 /* An error on a window call: raised on the window's handler. */
 #define lm_werr(win, fn, code, ...) lm_win_error((win), (fn), (code), __VA_ARGS__)
+/*
+ * A window of a flavor (MPI_WIN_FLAVOR_*) over comm, collective: the
+ * calls MPI_Win_create, allocate, allocate_shared, create_dynamic and
+ * their _c forms (win_big.c).
+ */
+int lm_win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
+		MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
+		MPI_Win *win);
 /* MPI_SUCCESS when win is a live window, else MPI_ERR_WIN raised. */
 int lm_check_win(MPI_Win win, const char *fn);
 /* Target t's attached region holding [lo, hi) (dynamic), or NULL. */
@@ -251,6 +194,17 @@ int lm_win_find_region(struct libmsg_win *win, int t, uint64_t lo,
 		       uint64_t hi, struct lm_rma_desc *out);
 
 /* ---- sync.c --------------------------------------------------------------- */
+
+/* win live and assert of the bits allowed only, else the error raised. */
+int lm_win_check_sync(MPI_Win win, const char *fn, int assert, int allowed);
+/* A target rank argument: 0, or 1 (MPI_PROC_NULL, or *err raised). */
+int lm_win_check_rank(MPI_Win win, const char *fn, int rank, int *err);
+/* A new epoch may not start inside a fence epoch that was used. */
+int lm_win_fence_over(MPI_Win win, const char *fn);
+/* Target t is gone, or an operation found it so (reported once). */
+int lm_win_peer_failed(struct libmsg_win *win, int t);
+
+/* ---- locks.c -------------------------------------------------------------- */
 
 /* Is world rank w gone (dead, or left the job)? */
 int lm_rma_rank_gone(int w);

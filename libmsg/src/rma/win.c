@@ -183,9 +183,9 @@ static uint64_t data_layout(const struct win_info *in, int n, int contig,
 	return at;
 }
 
-static int win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
-		    MPI_Aint size, int disp_unit, MPI_Info info,
-		    void *baseptr, MPI_Win *win)
+int lm_win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
+		MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
+		MPI_Win *win)
 {
 	struct libmsg_win *w;
 	struct win_info *in = NULL, mine = { 0 };
@@ -329,31 +329,31 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win)
 {
 	LM_GUARD();
-	return win_make(comm, "MPI_Win_create", MPI_WIN_FLAVOR_CREATE, base,
-			size, disp_unit, info, NULL, win);
+	return lm_win_make(comm, "MPI_Win_create", MPI_WIN_FLAVOR_CREATE, base,
+			   size, disp_unit, info, NULL, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 		     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
 	LM_GUARD();
-	return win_make(comm, "MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE,
-			NULL, size, disp_unit, info, baseptr, win);
+	return lm_win_make(comm, "MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE,
+			   NULL, size, disp_unit, info, baseptr, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
 			    MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
 	LM_GUARD();
-	return win_make(comm, "MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED,
-			NULL, size, disp_unit, info, baseptr, win);
+	return lm_win_make(comm, "MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED,
+			   NULL, size, disp_unit, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
 	LM_GUARD();
-	return win_make(comm, "MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC,
-			MPI_BOTTOM, 0, 1, info, NULL, win);
+	return lm_win_make(comm, "MPI_Win_create_dynamic", MPI_WIN_FLAVOR_DYNAMIC,
+			   MPI_BOTTOM, 0, 1, info, NULL, win);
 }
 
 int MPI_Win_free(MPI_Win *win)
