@@ -321,34 +321,6 @@ const char *lm_cc_why(const struct libmsg_comm *comm, int err);
 void lm_cc_judge(const void *const *descs, int n, void *verdict);
 uint64_t lm_cc_desc_bytes(void);
 
-/* ---- coll_big_v.c: the large-count v collectives' arrays ------------- */
-
-/* A v call's counts and displacements on one side, as ints of a unit t. */
-struct lm_vside {
-	int *counts, *displs;
-	MPI_Datatype dt, t;
-};
-
-/*
- * n counts and displacements of dt (used: else nothing) in a unit of
- * g elements that brings them into an int (t: dt, or a contiguous type
- * of g), else MPI_ERR_COUNT raised.
- */
-int lm_vside(const char *fn, MPI_Comm comm, int n, int used,
-	     const MPI_Count counts[], const MPI_Aint displs[],
-	     MPI_Datatype dt, struct lm_vside *v);
-void lm_vside_drop(struct lm_vside *v);
-/* The type lm_vside made, or MPI_DATATYPE_NULL. */
-MPI_Datatype lm_vside_made(const struct lm_vside *v);
-/*
- * A persistent call's converted arrays (m0..m3, freed with it) and the
- * types made for it (own, nown: released with it) go with its request.
- * 0, or MPI_ERR_NO_MEM with the request and all of them freed.
- */
-int lm_big_keep(MPI_Comm comm, const char *fn, MPI_Request *request,
-		void *m0, void *m1, void *m2, void *m3, MPI_Datatype *own,
-		int nown);
-
 /* ---- coll_persist.c: persistent collectives ---------------------------- */
 
 /* MPI_Start is running a persistent collective: its request, for
@@ -364,13 +336,5 @@ void lm_pcoll_free(struct lm_pcoll *pc);
  */
 void lm_pcoll_keep(MPI_Request r, void *const mem[4], MPI_Datatype *types,
 		   int ntypes);
-
-/* ---- coll_big.c: the large-count (_c) calls' shared steps ----------------- */
-
-/* This rank's side of a rooted collective is the root's. */
-int lm_coll_at_root(MPI_Comm comm, int root);
-/* A side's count and type (lm_big) where used, else what fits an int. */
-int lm_coll_big_side(const char *fn, MPI_Comm comm, int used,
-		     MPI_Count count, MPI_Datatype dt, int *n, MPI_Datatype *t);
 
 #endif /* LIBMSG_COLL_H */

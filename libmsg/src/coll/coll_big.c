@@ -21,7 +21,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/coll_big.h"
 
 #define LM_BIG_SLICE	((MPI_Count)1 << 30)
 

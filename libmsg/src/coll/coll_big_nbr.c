@@ -7,7 +7,7 @@
  * coll_big_nbrv.c.
  */
 
-#include "coll/coll.h"
+#include "coll/coll_big.h"
 
 int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
 			     MPI_Datatype sendtype, void *recvbuf,

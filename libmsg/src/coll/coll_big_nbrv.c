@@ -12,7 +12,7 @@
 
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/coll_big.h"
 #include "comm/topo.h"
 
 enum { F_BLOCK, F_NB, F_INIT };

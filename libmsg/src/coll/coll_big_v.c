@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "coll/coll.h"
+#include "coll/coll_big.h"
 
 static MPI_Count gcd(MPI_Count a, MPI_Count b)
 {
