@@ -5,6 +5,8 @@
  * blocking and nonblocking calls; MPI_Error_string and MPI_Error_class
  * describe them; the error handler can be read back; nothing was sent.
  */
+#include <stdint.h>
+
 #include "test.h"
 
 /* t_expect, and the error has a string. */
@@ -58,6 +60,24 @@ int main(int argc, char **argv)
 	expect(MPI_Comm_size(MPI_COMM_NULL, &flag), MPI_ERR_COMM, "Comm_size");
 	expect(MPI_Comm_rank(MPI_COMM_NULL, &flag), MPI_ERR_COMM, "Comm_rank");
 	expect(MPI_Isend(buf, 1, MPI_INT, 0, 0, MPI_COMM_NULL, &r), MPI_ERR_COMM, "Isend comm");
+
+	/*
+	 * A stray small integer where a handle goes (the HLRS suite passes
+	 * 0x25 as a communicator to MPI_Bcast): an error, not a fault.
+	 */
+	{
+		MPI_Comm junk = (MPI_Comm)(uintptr_t)0x25;
+		MPI_Datatype jt = (MPI_Datatype)(uintptr_t)0x25;
+		MPI_Op jo = (MPI_Op)(uintptr_t)0x25;
+		MPI_Group jg = (MPI_Group)(uintptr_t)0x25;
+
+		expect(MPI_Bcast(buf, 1, MPI_INT, 0, junk), MPI_ERR_COMM, "Bcast junk comm");
+		expect(MPI_Send(buf, 1, MPI_INT, 0, 0, junk), MPI_ERR_COMM, "Send junk comm");
+		expect(MPI_Comm_size(junk, &flag), MPI_ERR_COMM, "Comm_size junk");
+		expect(MPI_Send(buf, 1, jt, 0, 0, w), MPI_ERR_TYPE, "Send junk type");
+		expect(MPI_Allreduce(buf, buf + 1, 1, MPI_INT, jo, w), MPI_ERR_OP, "Allreduce junk op");
+		expect(MPI_Group_size(jg, &flag), MPI_ERR_GROUP, "Group_size junk");
+	}
 
 	expect(MPI_Send(NULL, 4, MPI_INT, 0, 0, w), MPI_ERR_BUFFER, "Send NULL buffer");
 	expect(MPI_Recv(NULL, 4, MPI_INT, 0, 0, w, &st), MPI_ERR_BUFFER, "Recv NULL buffer");

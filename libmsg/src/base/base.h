@@ -67,6 +67,12 @@
 #define LM_MAGIC_GROUP	0x47525550U	/* "GRUP" */
 #define LM_MAGIC_SESSION	0x53455353U	/* "SESS" */
 #define LM_MAGIC_WIN	0x57494e44U	/* "WIND" */
+/*
+ * A handle's pointer before its magic is read: NULL and the first page
+ * are no object's, and a stray small integer (another MPI's int handle,
+ * a field left unset) lands there; reading it would fault.
+ */
+#define LM_HANDLE(p)	((uintptr_t)(const void *)(p) >= 4096)
 
 /* Return an error class from the calling function unless x is 0. */
 #define TRY(x) do { int _e = (x); if (_e) return _e; } while (0)

@@ -449,7 +449,7 @@ int lm_check_comm(MPI_Comm comm, const char *fn)
 	lm_check_init(fn);
 	if (!comm)
 		return lm_error(NULL, fn, MPI_ERR_COMM, "communicator is MPI_COMM_NULL");
-	if (comm->magic != LM_MAGIC_COMM)
+	if (!LM_HANDLE(comm) || comm->magic != LM_MAGIC_COMM)
 		return lm_error(NULL, fn, MPI_ERR_COMM, "invalid communicator");
 	return MPI_SUCCESS;
 }
@@ -457,7 +457,7 @@ int lm_check_comm(MPI_Comm comm, const char *fn)
 /* Queries read a live communicator without the lock (LM_QUERY). */
 static inline int comm_readable(MPI_Comm c)
 {
-	return lm_live() && c && c->magic == LM_MAGIC_COMM;
+	return lm_live() && LM_HANDLE(c) && c->magic == LM_MAGIC_COMM;
 }
 
 int lm_check_intra(MPI_Comm comm, const char *fn)

@@ -118,7 +118,7 @@ static inline int lm_comm_world(const struct libmsg_comm *comm, int r)
 /* A valid intercommunicator? (the collectives' dispatch) */
 static inline int lm_comm_is_inter(const struct libmsg_comm *comm)
 {
-	return comm && comm->magic == LM_MAGIC_COMM && comm->inter;
+	return LM_HANDLE(comm) && comm->magic == LM_MAGIC_COMM && comm->inter;
 }
 /* comm must be an intracommunicator for fn: MPI_ERR_COMM if not. */
 int lm_check_intra(MPI_Comm comm, const char *fn);

@@ -20,7 +20,7 @@ int lm_check_group(MPI_Group group, const char *fn)
 	lm_check_init(fn);
 	if (!group)
 		return lm_error(NULL, fn, MPI_ERR_GROUP, "group is MPI_GROUP_NULL");
-	if (group->magic != LM_MAGIC_GROUP)
+	if (!LM_HANDLE(group) || group->magic != LM_MAGIC_GROUP)
 		return lm_error(NULL, fn, MPI_ERR_GROUP, "invalid group");
 	return MPI_SUCCESS;
 }
@@ -95,7 +95,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 /* Queries read a live group without the lock (LM_QUERY). */
 static inline int group_readable(MPI_Group g)
 {
-	return lm_live() && g && g->magic == LM_MAGIC_GROUP;
+	return lm_live() && LM_HANDLE(g) && g->magic == LM_MAGIC_GROUP;
 }
 
 int MPI_Group_size(MPI_Group group, int *size)

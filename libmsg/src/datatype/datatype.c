@@ -180,7 +180,7 @@ PAIR(long_double_int, LONG_DOUBLE_INT, struct lm_long_double_int,
 
 int lm_datatype_valid(MPI_Datatype dt)
 {
-	return dt && dt->magic == LM_MAGIC_DT && !dt->freed;
+	return LM_HANDLE(dt) && dt->magic == LM_MAGIC_DT && !dt->freed;
 }
 
 int lm_check_datatype(MPI_Datatype dt)

@@ -245,7 +245,7 @@ static lm_op_loop *const loops[LM_OP_REPLACE][LM_DT_NTYPES] = {
 
 static int valid_op(MPI_Op op)
 {
-	return op && op->magic == LM_MAGIC_OP;
+	return LM_HANDLE(op) && op->magic == LM_MAGIC_OP;
 }
 
 int lm_op_check(MPI_Op op, MPI_Datatype dt, const char **why)

@@ -37,13 +37,13 @@
  */
 static inline int fast_dt(MPI_Datatype dt)
 {
-	return dt && dt->magic == LM_MAGIC_DT && dt->committed && !dt->freed &&
+	return LM_HANDLE(dt) && dt->magic == LM_MAGIC_DT && dt->committed && !dt->freed &&
 		dt->dense;
 }
 
 static inline int fast_comm(MPI_Comm comm)
 {
-	return comm && comm->magic == LM_MAGIC_COMM && lm.initialized &&
+	return LM_HANDLE(comm) && comm->magic == LM_MAGIC_COMM && lm.initialized &&
 		!lm.finalized && !lm_ulfm_ctx_revoked(comm->ctx);
 }
 

@@ -189,7 +189,7 @@ void lm_req_complete(struct libmsg_request *req)
 
 int lm_check_request(MPI_Request req)
 {
-	return req && req->magic == LM_MAGIC_REQ && !req->freed;
+	return LM_HANDLE(req) && req->magic == LM_MAGIC_REQ && !req->freed;
 }
 
 int lm_wait_one(struct libmsg_request *req)
@@ -236,7 +236,7 @@ static int req_finish(MPI_Request *rp, MPI_Status *st)
 
 static int bad_request(const char *fn, MPI_Request r)
 {
-	if (!r || r->magic == LM_MAGIC_REQ)
+	if (!r || (LM_HANDLE(r) && r->magic == LM_MAGIC_REQ))
 		return 0;
 	return lm_error(NULL, fn, MPI_ERR_REQUEST, "invalid request");
 }
