@@ -174,11 +174,17 @@ static int one_block(struct lm_sched *s, int send, const void *buf,
 	return err;
 }
 
-int lm_inter_igather(const char *fn, const void *sbuf, int scount,
-		     MPI_Datatype stype, void *rbuf, int rcount,
-		     MPI_Datatype rtype, int root, MPI_Comm ic,
-		     MPI_Request *request)
+/*
+ * Gather (scatter 0) and scatter (1): the root's buffer holds a block
+ * per remote process, each remote process's one block goes to or comes
+ * from the root.
+ */
+static int rooted(const char *fn, int scatter, const void *rootbuf,
+		  int rootcount, MPI_Datatype roottype, const void *leafbuf,
+		  int leafcount, MPI_Datatype leaftype, int root, MPI_Comm ic,
+		  MPI_Request *request)
 {
+	static const char *const side[2] = { "receive", "send" };
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	int err = MPI_SUCCESS;
@@ -186,18 +192,29 @@ int lm_inter_igather(const char *fn, const void *sbuf, int scount,
 	TRY(lm_inter_req(ic, fn, request));
 	TRY(lm_inter_root(ic, fn, root));
 	if (root == MPI_ROOT) {
-		TRY(lm_inter_no_in_place(ic, fn, rbuf));
-		TRY(lm_coll_check_data(fn, ic, rbuf, rcount, rtype, "receive"));
+		TRY(lm_inter_no_in_place(ic, fn, rootbuf));
+		TRY(lm_coll_check_data(fn, ic, rootbuf, rootcount, roottype,
+				       side[scatter]));
 	} else if (root != MPI_PROC_NULL) {
-		TRY(lm_inter_no_in_place(ic, fn, sbuf));
-		TRY(lm_coll_check_data(fn, ic, sbuf, scount, stype, "send"));
+		TRY(lm_inter_no_in_place(ic, fn, leafbuf));
+		TRY(lm_coll_check_data(fn, ic, leafbuf, leafcount, leaftype,
+				       side[!scatter]));
 	}
 	NEW(s, fn, ic);
 	if (root == MPI_ROOT)
-		err = each_block(s, 0, rbuf, rcount, rtype);
+		err = each_block(s, scatter, rootbuf, rootcount, roottype);
 	else if (root != MPI_PROC_NULL)
-		err = one_block(s, 1, sbuf, scount, stype, root);
+		err = one_block(s, !scatter, leafbuf, leafcount, leaftype, root);
 	return lm_inter_run(fn, s, err, &a, request);
+}
+
+int lm_inter_igather(const char *fn, const void *sbuf, int scount,
+		     MPI_Datatype stype, void *rbuf, int rcount,
+		     MPI_Datatype rtype, int root, MPI_Comm ic,
+		     MPI_Request *request)
+{
+	return rooted(fn, 0, rbuf, rcount, rtype, sbuf, scount, stype, root,
+		      ic, request);
 }
 
 int lm_inter_iscatter(const char *fn, const void *sbuf, int scount,
@@ -205,25 +222,8 @@ int lm_inter_iscatter(const char *fn, const void *sbuf, int scount,
 		      MPI_Datatype rtype, int root, MPI_Comm ic,
 		      MPI_Request *request)
 {
-	struct lm_coll_args a = { 0 };
-	struct lm_sched *s;
-	int err = MPI_SUCCESS;
-
-	TRY(lm_inter_req(ic, fn, request));
-	TRY(lm_inter_root(ic, fn, root));
-	if (root == MPI_ROOT) {
-		TRY(lm_inter_no_in_place(ic, fn, sbuf));
-		TRY(lm_coll_check_data(fn, ic, sbuf, scount, stype, "send"));
-	} else if (root != MPI_PROC_NULL) {
-		TRY(lm_inter_no_in_place(ic, fn, rbuf));
-		TRY(lm_coll_check_data(fn, ic, rbuf, rcount, rtype, "receive"));
-	}
-	NEW(s, fn, ic);
-	if (root == MPI_ROOT)
-		err = each_block(s, 1, sbuf, scount, stype);
-	else if (root != MPI_PROC_NULL)
-		err = one_block(s, 0, rbuf, rcount, rtype, root);
-	return lm_inter_run(fn, s, err, &a, request);
+	return rooted(fn, 1, sbuf, scount, stype, rbuf, rcount, rtype, root,
+		      ic, request);
 }
 
 /*
