@@ -282,11 +282,14 @@ static int v_run(const char *fn, struct lm_sched *s, int err, int reported,
 	return lm_inter_run(fn, s, err, a, request);
 }
 
-int lm_inter_igatherv(const char *fn, const void *sbuf, int scount,
-		      MPI_Datatype stype, void *rbuf, const int rcounts[],
-		      const int displs[], MPI_Datatype rtype, int root,
-		      MPI_Comm ic, MPI_Request *request)
+/* Gatherv (scatter 0) and scatterv (1): rooted()'s v form. */
+static int rooted_v(const char *fn, int scatter, const void *rootbuf,
+		    const int counts[], const int displs[],
+		    MPI_Datatype roottype, const void *leafbuf, int leafcount,
+		    MPI_Datatype leaftype, int root, MPI_Comm ic,
+		    MPI_Request *request)
 {
+	static const char *const side[2] = { "receive", "send" };
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	int err = MPI_SUCCESS, rep = 0;
@@ -294,18 +297,28 @@ int lm_inter_igatherv(const char *fn, const void *sbuf, int scount,
 	TRY(lm_inter_req(ic, fn, request));
 	TRY(lm_inter_root(ic, fn, root));
 	if (root == MPI_ROOT) {
-		TRY(lm_inter_no_in_place(ic, fn, rbuf));
+		TRY(lm_inter_no_in_place(ic, fn, rootbuf));
 	} else if (root != MPI_PROC_NULL) {
-		TRY(lm_inter_no_in_place(ic, fn, sbuf));
-		TRY(lm_coll_check_data(fn, ic, sbuf, scount, stype, "send"));
+		TRY(lm_inter_no_in_place(ic, fn, leafbuf));
+		TRY(lm_coll_check_data(fn, ic, leafbuf, leafcount, leaftype,
+				       side[!scatter]));
 	}
 	NEW(s, fn, ic);
 	if (root == MPI_ROOT)
-		err = v_blocks(fn, s, 1, rbuf, rcounts, displs, NULL, rtype, 0,
-			       &rep);
+		err = v_blocks(fn, s, !scatter, rootbuf, counts, displs, NULL,
+			       roottype, 0, &rep);
 	else if (root != MPI_PROC_NULL)
-		err = one_block(s, 1, sbuf, scount, stype, root);
+		err = one_block(s, !scatter, leafbuf, leafcount, leaftype, root);
 	return v_run(fn, s, err, rep, &a, request);
+}
+
+int lm_inter_igatherv(const char *fn, const void *sbuf, int scount,
+		      MPI_Datatype stype, void *rbuf, const int rcounts[],
+		      const int displs[], MPI_Datatype rtype, int root,
+		      MPI_Comm ic, MPI_Request *request)
+{
+	return rooted_v(fn, 0, rbuf, rcounts, displs, rtype, sbuf, scount,
+			stype, root, ic, request);
 }
 
 int lm_inter_iscatterv(const char *fn, const void *sbuf, const int scounts[],
@@ -313,25 +326,8 @@ int lm_inter_iscatterv(const char *fn, const void *sbuf, const int scounts[],
 		       int rcount, MPI_Datatype rtype, int root, MPI_Comm ic,
 		       MPI_Request *request)
 {
-	struct lm_coll_args a = { 0 };
-	struct lm_sched *s;
-	int err = MPI_SUCCESS, rep = 0;
-
-	TRY(lm_inter_req(ic, fn, request));
-	TRY(lm_inter_root(ic, fn, root));
-	if (root == MPI_ROOT) {
-		TRY(lm_inter_no_in_place(ic, fn, sbuf));
-	} else if (root != MPI_PROC_NULL) {
-		TRY(lm_inter_no_in_place(ic, fn, rbuf));
-		TRY(lm_coll_check_data(fn, ic, rbuf, rcount, rtype, "receive"));
-	}
-	NEW(s, fn, ic);
-	if (root == MPI_ROOT)
-		err = v_blocks(fn, s, 0, sbuf, scounts, displs, NULL, stype, 0,
-			       &rep);
-	else if (root != MPI_PROC_NULL)
-		err = one_block(s, 0, rbuf, rcount, rtype, root);
-	return v_run(fn, s, err, rep, &a, request);
+	return rooted_v(fn, 1, sbuf, scounts, displs, stype, rbuf, rcount,
+			rtype, root, ic, request);
 }
 
 int lm_inter_iallgather(const char *fn, const void *sbuf, int scount,
