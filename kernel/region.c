@@ -300,26 +300,33 @@ static const struct mmu_interval_notifier_ops region_notifier_ops = {
 };
 
 /*
- * Is [start, end) private memory only, where the owner's first write to
- * a page would copy it?  A hint for region_pin(): the VMAs may change
- * right after; the notifier sees that.
+ * Is [start, end) mapped throughout (-EFAULT if not), and is it private
+ * memory only (1), where the owner's first write to a page would copy
+ * it, or does it take in shared memory (0)?  Checked before anything is
+ * charged or allocated, so that a range of 64 GiB over a hole costs
+ * nothing; it is a hint only, the VMAs may change right after: the pin
+ * fails then, or the notifier sees the change.
  */
-static bool region_range_private(unsigned long start, unsigned long end)
+static int region_range_scan(unsigned long start, unsigned long end)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	bool private = true;
+	unsigned long at = start;
+	int ret = 1;
 
 	mmap_read_lock(mm);
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		if (vma->vm_flags & VM_SHARED) {
-			private = false;
+	while (at < end) {
+		vma = find_vma(mm, at);
+		if (!vma || vma->vm_start > at) {
+			ret = -EFAULT;
 			break;
 		}
+		if (vma->vm_flags & VM_SHARED)
+			ret = 0;
+		at = vma->vm_end;
 	}
 	mmap_read_unlock(mm);
-	return private;
+	return ret;
 }
 
 /*
@@ -331,11 +338,10 @@ static bool region_range_private(unsigned long start, unsigned long end)
  * and make the region stale.  Shared memory never copies on a write and
  * is pinned read-only.
  */
-static int region_pin(struct mpichan_region *r)
+static int region_pin(struct mpichan_region *r, bool private)
 {
 	unsigned long first = r->start & PAGE_MASK;
-	bool write = r->writable ||
-		region_range_private(first, first + (r->npages << PAGE_SHIFT));
+	bool write = r->writable || private;
 	unsigned long seq;
 	int tries, ret;
 
@@ -416,8 +422,8 @@ int mpichan_region_reg(struct mpichan_file *mf, struct mpichan_region_reg *a)
 {
 	struct mpichan_rank *rank = mpichan_file_rank(mf);
 	struct mpichan_region *r;
+	int private, ret;
 	u64 end;
-	int ret;
 
 	if ((a->flags & ~MPICHAN_REGION_WRITE) || a->pad || !a->len ||
 	    a->len > MPICHAN_REGION_MAX_BYTES ||
@@ -425,6 +431,9 @@ int mpichan_region_reg(struct mpichan_file *mf, struct mpichan_region_reg *a)
 		return -EINVAL;
 	if (!access_ok(u64_to_user_ptr(a->addr), a->len))
 		return -EFAULT;
+	private = region_range_scan(a->addr & PAGE_MASK, PAGE_ALIGN(end));
+	if (private < 0)
+		return private;
 	r = region_alloc(mf, a);
 	if (!r)
 		return -ENOMEM;
@@ -444,7 +453,7 @@ int mpichan_region_reg(struct mpichan_file *mf, struct mpichan_region_reg *a)
 					   &region_notifier_ops);
 	if (ret)
 		goto err_free_pages;
-	ret = region_pin(r);
+	ret = region_pin(r, private);
 	if (ret)
 		goto err_remove_notifier;
 	get_random_bytes(&r->key, sizeof(r->key));

@@ -1348,7 +1348,7 @@ static int have_cap(cap_value_t cap)
 static int child_memlock(void *p)
 {
 	struct rlimit rl = { 16 * RG_PAGE, 16 * RG_PAGE };
-	unsigned char *buf = xf_alloc(BUF_BYTES);
+	unsigned char *buf = xf_alloc(BUF_BYTES), *hole = xf_alloc(3 * RG_PAGE);
 	struct mpichan_region_reg a, b;
 	int fd = mc_open();
 
@@ -1358,6 +1358,13 @@ static int child_memlock(void *p)
 	CHILD_CHECK(rg_reg(fd, buf, 15 * RG_PAGE, 0, &a) == 0);
 	/* Two bytes across a page boundary are two pages: over. */
 	CHILD_CHECK(rg_reg(fd, buf + RG_PAGE - 1, 2, 0, &b) == -ENOMEM);
+	/*
+	 * A range that is not mapped throughout is refused before it is
+	 * charged (or its page array allocated: 128 MiB for this one).
+	 */
+	CHILD_CHECK(rg_reg(fd, buf, MPICHAN_REGION_MAX_BYTES, 0, &b) == -EFAULT);
+	CHILD_CHECK(hole && munmap(hole + RG_PAGE, RG_PAGE) == 0);
+	CHILD_CHECK(rg_reg(fd, hole, 3 * RG_PAGE, 0, &b) == -EFAULT);
 	CHILD_CHECK(mc_stat("regions") == 1);
 	CHILD_CHECK(mc_stat("pinned_pages") == 15);
 	CHILD_CHECK(rg_reg(fd, buf + 100, 1, MPICHAN_REGION_WRITE, &b) == 0);
