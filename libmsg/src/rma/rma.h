@@ -187,6 +187,8 @@ struct libmsg_win {
 int lm_win_make(MPI_Comm comm, const char *fn, int flavor, void *base,
 		MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
 		MPI_Win *win);
+/* Take the hints libmsg knows from info into w (win.c). */
+void lm_win_hints_take(struct libmsg_win *w, MPI_Info info);
 /* MPI_SUCCESS when win is a live window, else MPI_ERR_WIN raised. */
 int lm_check_win(MPI_Win win, const char *fn);
 /* Target t's attached region holding [lo, hi) (dynamic), or NULL. */
