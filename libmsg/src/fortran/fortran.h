@@ -220,7 +220,7 @@ struct lmf_cbuf {
 
 #ifdef LMF_CFI
 int lmf_cbuf_get(struct lmf_cbuf *b, CFI_cdesc_t *d, int flags, int *count,
-		 MPI_Datatype *dt, const char *fn);
+		 MPI_Count *lcount, MPI_Datatype *dt, const char *fn);
 void lmf_cbuf_out(struct lmf_cbuf *b);
 void lmf_cbuf_free(struct lmf_cbuf *b);
 #endif
