@@ -5,7 +5,8 @@
 ! procedures.  MPI_Send and MPI_Recv with MPI_Get_count giving a
 ! MPI_COUNT_KIND count, MPI_Isend of a strided section (a datatype laid
 ! over it from a large count) and MPI_Irecv, MPI_Bcast of a derived type
-! from MPI_Type_contiguous, MPI_Allreduce, MPI_Gatherv with count and
+! from MPI_Type_contiguous (its envelope and contents: a large count, the
+! old type as a Fortran handle), MPI_Allreduce, MPI_Gatherv with count and
 ! displacement arrays, MPI_Pack_size, MPI_Pack and MPI_Unpack, MPI_Put
 ! and MPI_Get on a window from MPI_Win_create (its disp_unit an address
 ! kind), and sizes past 2**31 that only large counts carry (a contiguous
@@ -31,7 +32,7 @@ program fortran_bigcount
   implicit none
   integer, parameter :: ck = MPI_COUNT_KIND, ak = MPI_ADDRESS_KIND
   integer(kind=ck), parameter :: n = 1000
-  integer(kind=ck) :: cnt, psize, pos, tsize
+  integer(kind=ck) :: cnt, psize, pos, tsize, ni, na, nl, nd, lcounts(2)
   integer(kind=ak) :: wsize, dunit, tdisp
   integer, allocatable :: sbuf(:), rbuf(:), gbuf(:), pbuf(:)
   integer(kind=ck), allocatable :: rcounts(:)
@@ -41,7 +42,9 @@ program fortran_bigcount
   character(len=1), allocatable :: packed(:)
   type(MPI_Status) :: st
   type(MPI_Request) :: req(2)
-  type(MPI_Datatype) :: quad, huge_t
+  type(MPI_Datatype) :: quad, huge_t, dts(2)
+  integer :: combiner, ints(1)
+  integer(kind=ak) :: addrs(1)
   type(MPI_Win) :: win
 
   call MPI_Init(ierr)
@@ -85,6 +88,14 @@ program fortran_bigcount
   tsize = -1
   call MPI_Type_size(quad, tsize)
   call check(tsize == 16, 'MPI_Type_size_c')
+  ! What a large-count constructor made: its count a large count.
+  call MPI_Type_get_envelope(quad, ni, na, nl, nd, combiner, ierr)
+  call check(ierr == MPI_SUCCESS .and. ni == 0 .and. na == 0 .and. nl == 1 .and. &
+             nd == 1 .and. combiner == MPI_COMBINER_CONTIGUOUS, 'MPI_Type_get_envelope_c')
+  lcounts = -1
+  call MPI_Type_get_contents(quad, 1_ck, 1_ck, 2_ck, 2_ck, ints, addrs, lcounts, dts, ierr)
+  call check(ierr == MPI_SUCCESS .and. lcounts(1) == 4 .and. dts(1) == MPI_INTEGER, &
+             'MPI_Type_get_contents_c')
   call MPI_Type_contiguous(2_ck**32 + 3, MPI_BYTE, huge_t)
   call MPI_Type_size(huge_t, tsize)
   call check(tsize == 2_ck**32 + 3, 'MPI_Type_size_c past 2**31')

@@ -191,8 +191,11 @@ int lmf_comm_size(MPI_Comm comm);
 /* A topology's neighbours: sources (in) and destinations (out). */
 int lmf_indegree(MPI_Comm comm);
 int lmf_outdegree(MPI_Comm comm);
-/* How many datatypes MPI_Type_get_contents writes. */
-int lmf_type_ndatatypes(MPI_Datatype dt, int max);
+/*
+ * How many datatypes MPI_Type_get_contents (or _c: the envelope is read
+ * with MPI_Type_get_envelope_c, which any derived type has) writes.
+ */
+int lmf_type_ndatatypes(MPI_Datatype dt, MPI_Count max);
 
 /* ---- cdesc.c: mpi_f08's TYPE(*), DIMENSION(..) buffers ------------------ */
 
