@@ -70,10 +70,14 @@ static void walk(const CFI_cdesc_t *d, char *flat, int to_flat)
 	}
 }
 
-/* count elements of *dt over the section, as one element of a new type. */
+/*
+ * count elements of *dt over the section, as one element of a new type;
+ * the count is *count, or *lcount in a large-count call.
+ */
 static int section_type(struct lmf_cbuf *b, CFI_cdesc_t *d, int *count,
-			MPI_Datatype *dt, const char *fn)
+			MPI_Count *lcount, MPI_Datatype *dt, const char *fn)
 {
+	MPI_Count n = count ? *count : *lcount;
 	MPI_Aint lb, extent, tlb, textent;
 	MPI_Datatype t, nt;
 	int size, i, rc;
@@ -84,7 +88,7 @@ static int section_type(struct lmf_cbuf *b, CFI_cdesc_t *d, int *count,
 		return lm_error(NULL, fn, MPI_ERR_TYPE, "invalid datatype");
 	if (size <= 0 || lb || tlb || extent != size || textent != size ||
 	    d->elem_len % (size_t)size ||
-	    (uint64_t)*count * (uint64_t)size !=
+	    n < 0 || (uint64_t)n * (uint64_t)size !=
 	    (uint64_t)elements(d) * d->elem_len)
 		return lm_error(NULL, fn, MPI_ERR_BUFFER,
 				"a non-contiguous array section in a nonblocking call must hold exactly count elements of a contiguous datatype");
@@ -100,13 +104,16 @@ static int section_type(struct lmf_cbuf *b, CFI_cdesc_t *d, int *count,
 	if (rc)
 		return rc;
 	b->tmp = t;
-	*count = 1;
+	if (count)
+		*count = 1;
+	else
+		*lcount = 1;
 	*dt = t;
 	return MPI_SUCCESS;
 }
 
 int lmf_cbuf_get(struct lmf_cbuf *b, CFI_cdesc_t *d, int flags, int *count,
-		 MPI_Datatype *dt, const char *fn)
+		 MPI_Count *lcount, MPI_Datatype *dt, const char *fn)
 {
 	void *base = d->base_addr;
 	size_t bytes;
@@ -125,10 +132,10 @@ int lmf_cbuf_get(struct lmf_cbuf *b, CFI_cdesc_t *d, int flags, int *count,
 		b->addr = b->copy;
 		return MPI_SUCCESS;
 	}
-	if (!count || !dt)
+	if ((!count && !lcount) || !dt)
 		return lm_error(NULL, fn, MPI_ERR_BUFFER,
 				"a non-contiguous array section is not supported in this nonblocking call");
-	return section_type(b, d, count, dt, fn);
+	return section_type(b, d, count, lcount, dt, fn);
 }
 
 void lmf_cbuf_out(struct lmf_cbuf *b)

@@ -191,8 +191,11 @@ int lmf_comm_size(MPI_Comm comm);
 /* A topology's neighbours: sources (in) and destinations (out). */
 int lmf_indegree(MPI_Comm comm);
 int lmf_outdegree(MPI_Comm comm);
-/* How many datatypes MPI_Type_get_contents writes. */
-int lmf_type_ndatatypes(MPI_Datatype dt, int max);
+/*
+ * How many datatypes MPI_Type_get_contents (or _c: the envelope is read
+ * with MPI_Type_get_envelope_c, which any derived type has) writes.
+ */
+int lmf_type_ndatatypes(MPI_Datatype dt, MPI_Count max);
 
 /* ---- cdesc.c: mpi_f08's TYPE(*), DIMENSION(..) buffers ------------------ */
 
@@ -220,7 +223,7 @@ struct lmf_cbuf {
 
 #ifdef LMF_CFI
 int lmf_cbuf_get(struct lmf_cbuf *b, CFI_cdesc_t *d, int flags, int *count,
-		 MPI_Datatype *dt, const char *fn);
+		 MPI_Count *lcount, MPI_Datatype *dt, const char *fn);
 void lmf_cbuf_out(struct lmf_cbuf *b);
 void lmf_cbuf_free(struct lmf_cbuf *b);
 #endif

@@ -555,13 +555,15 @@ int lmf_outdegree(MPI_Comm comm)
 	return degree(comm, 1);
 }
 
-int lmf_type_ndatatypes(MPI_Datatype dt, int max)
+int lmf_type_ndatatypes(MPI_Datatype dt, MPI_Count max)
 {
-	int ni, na, nd, combiner;
+	MPI_Count ni, na, nc, nd;
+	int combiner;
 
 	if (!dt || dt == (MPI_Datatype)invalid || dt->magic != LM_MAGIC_DT ||
 	    dt->predefined ||
-	    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner))
+	    PMPI_Type_get_envelope_c(dt, &ni, &na, &nc, &nd, &combiner) ||
+	    max <= 0)
 		return 0;
-	return nd < max ? nd : max;
+	return (int)(nd < max ? nd : max);
 }
