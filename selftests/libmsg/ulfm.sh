@@ -4,7 +4,8 @@
 # Fault tolerance (ULFM, mpi-ext.h) under mpiexec --with-ft: revoke,
 # agree, shrink and pending wildcard receives (ulfm.c), and a solver
 # that loses a rank at a random iteration and must still get the exact
-# answer (ulfm_solver.c), a few seeds of it here; tools/test/ulfm-trials
+# answer (ulfm_solver.c), a few seeds of it here; the same calls on an
+# intercommunicator (ulfm_inter.c); tools/test/ulfm-trials
 # runs many.  The launcher must let the survivors finish and exit 0 (or
 # with a survivor's own status), and still end the job on MPI_Abort.
 # The threaded case (mtrevoke) runs in every build, ThreadSanitizer's
@@ -25,6 +26,12 @@ cases() {
 		for s in 0 1 2 3; do
 			echo "solver$s-$np solver, seed $s (-n $np)"
 		done
+	done
+	# On an intercommunicator of the two halves of MPI_COMM_WORLD
+	# (before 2026-11-28 every call refused one).
+	for np in 3 4 5 8; do
+		echo "irevoke-$np intercommunicator revoke, agree, shrink (-n $np)"
+		echo "ikill-$np intercommunicator after a death (-n $np)"
 	done
 	# Sends in the ring that wait for their match when the revoke
 	# comes (before 2026-11-27 the rendezvous and synchronous ones
@@ -80,6 +87,15 @@ run_case() {
 		t_job 30 -n "$np" --with-ft "$bin/ulfm" revsend
 		t_status 0 revsend
 		oks ulfm "$np" ;;
+	irevoke)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm_inter" irevoke
+		t_status 0 irevoke
+		oks ulfm_inter "$np" ;;
+	ikill)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm_inter" ikill
+		t_status 0 ikill
+		t_said "mpiexec: rank $((np - 1)) killed by signal 9" ikill
+		oks ulfm_inter $((np - 1)) ;;
 	revoke)
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
 		t_status 0 revoke

@@ -18,10 +18,12 @@
  * prefix of that list is acknowledged (ft_nacked).  A wildcard receive
  * fails only for a failure not acknowledged (p2p/match.c).
  *
- * Intercommunicators are not supported (MPI_ERR_COMM): their two
- * groups share a context id, and the shared state is kept per id.
- * MPIX_Comm_ishrink runs the shrink within the call and returns a
- * request that is already complete.
+ * On an intercommunicator (as Open MPI's ULFM): a revoke reaches both
+ * groups; an agreement runs over both (p2p/ulfm.c) and gives each side
+ * the AND of the remote group's values; a shrink gives the
+ * intercommunicator of the survivors of each group; the failures
+ * listed and acknowledged are those of both groups (an agreement's
+ * MPI_ERR_PROC_FAILED is about either).
  */
 
 #include <stdio.h>
@@ -43,7 +45,7 @@
 
 static int check(MPI_Comm comm, const char *fn)
 {
-	int err = lm_check_intra(comm, fn);
+	int err = lm_check_comm(comm, fn);
 
 	if (err)
 		return err;
@@ -53,14 +55,18 @@ static int check(MPI_Comm comm, const char *fn)
 	return MPI_SUCCESS;
 }
 
-/* Take in the members of c that died since this process last looked. */
+/*
+ * Take in the members of c (of both groups of an intercommunicator)
+ * that died since this process last looked.
+ */
 static int refresh(struct libmsg_comm *c)
 {
+	const struct libmsg_comm *m = c->inter ? c->uc : c;
 	int r, i, w, *n;
 
 	lm_progress();
-	for (r = 0; r < c->size; r++) {
-		w = lm_comm_world(c, r);
+	for (r = 0; r < m->size; r++) {
+		w = lm_comm_world(m, r);
 		if (!lm.dead[w])
 			continue;
 		for (i = 0; i < c->ft_nfailed && c->ft_failed[i] != w; i++)
@@ -128,8 +134,8 @@ static int unacked_failure(struct libmsg_comm *c,
 
 	if (refresh(c))
 		return MPI_ERR_NO_MEM;
-	for (r = 0; r < c->size; r++) {
-		w = lm_comm_world(c, r);
+	for (r = 0; r < ag->comm->size; r++) {
+		w = lm_comm_world(ag->comm, r);
 		if ((ag->in[r] == LM_FT_FAILED || lm.dead[w]) && !acked(c, w))
 			return MPI_ERR_PROC_FAILED;
 	}
@@ -168,7 +174,7 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
 	err = agree_wait(comm, fn, &ag, (uint32_t)*flag);
 	if (err)
 		return lm_error(comm, fn, err, "cannot agree");
-	*flag = (int)ag.value;
+	*flag = (int)(comm->inter ? ag.rvalue : ag.value);
 	err = unacked_failure(comm, &ag);
 	lm_ulfm_agree_end(&ag);
 	if (err)
@@ -180,6 +186,7 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
 /* MPIX_Comm_iagree: the agreement, its flag and its request. */
 struct iagree {
 	struct lm_ft_agreement ag;
+	struct libmsg_comm *comm;
 	int *flag;
 	int err;
 	MPI_Request req;
@@ -216,10 +223,9 @@ static int iagree_cancel(void *extra, int complete)
 static void iagree_done(struct lm_ft_agreement *ag)
 {
 	struct iagree *ia = caa_container_of(ag, struct iagree, ag);
-	struct libmsg_comm *c = (struct libmsg_comm *)ag->comm;
 
-	*ia->flag = (int)ag->value;
-	ia->err = unacked_failure(c, ag);
+	*ia->flag = (int)(ia->comm->inter ? ag->rvalue : ag->value);
+	ia->err = unacked_failure(ia->comm, ag);
 	PMPI_Grequest_complete(ia->req);
 }
 
@@ -238,6 +244,7 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 	if (!ia)
 		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	ia->flag = flag;
+	ia->comm = comm;
 	err = PMPI_Grequest_start(iagree_query, iagree_free, iagree_cancel, ia,
 				  &ia->req);
 	if (err) {
@@ -256,46 +263,83 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 	return MPI_SUCCESS;
 }
 
-/* The survivors of an agreement: its members that took part, in order. */
-static MPI_Group survivors(const struct libmsg_comm *c,
-			  const struct lm_ft_agreement *ag)
+/*
+ * After a shrink's first agreement: the temporary communicator of the
+ * survivors (its members that took part, in its order; an
+ * intercommunicator's by world rank, as its uc) on the reserved context
+ * MPI_Comm_create_from_group uses, over which they agree on the new
+ * one's id (*tmp), and the new one, not yet agreed (*nc): of the
+ * survivors in order, or the intercommunicator between each group's
+ * survivors, in their order; none when a group has no survivor left
+ * (*empty), or no memory.  MPI_ERR_NO_MEM when *tmp is not made.
+ */
+static int shrink_parts(struct libmsg_comm *c, const struct lm_ft_agreement *ag,
+			struct libmsg_comm **tmp, struct libmsg_comm **nc,
+			int *empty)
 {
-	MPI_Group g;
-	int r, n = 0, *w = malloc((size_t)c->size * sizeof(int));
+	const struct libmsg_comm *m = ag->comm;
+	int r, n = 0, ln = 0, rn = 0, *w, *lw, *rw;
 
+	*tmp = *nc = NULL;
+	*empty = 0;
+	w = malloc(2 * (size_t)m->size * sizeof(int));
 	if (!w)
-		return NULL;
-	for (r = 0; r < c->size; r++)
+		return MPI_ERR_NO_MEM;
+	for (r = 0; r < m->size; r++)
 		if (ag->in[r] == LM_FT_IN)
-			w[n++] = lm_comm_world(c, r);
-	g = lm_group_new(n, w);
+			w[n++] = lm_comm_world(m, r);
+	if (!c->inter) {
+		*nc = lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_NONE);
+	} else {
+		lw = w + n;
+		for (r = 0; r < c->size; r++)
+			if (ag->in[lm_comm_local(m, c->lworld[r])] == LM_FT_IN)
+				lw[ln++] = c->lworld[r];
+		rw = lw + ln;
+		for (r = 0; r < c->rsize; r++)
+			if (ag->in[lm_comm_local(m, c->world[r])] == LM_FT_IN)
+				rw[rn++] = c->world[r];
+		*empty = !ln || !rn;
+		if (!*empty)
+			*nc = lm_comm_inter_new(c, ln, lw, rn, rw);
+	}
+	*tmp = lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_SESSION);
 	free(w);
-	return g;
+	if (*tmp)
+		return MPI_SUCCESS;
+	if (*nc)
+		lm_comm_discard(*nc);
+	*nc = NULL;
+	return MPI_ERR_NO_MEM;
+}
+
+static void shrink_tag(struct libmsg_comm *c, char *tag, size_t len)
+{
+	snprintf(tag, len, "libmsg:shrink:%u:%u", c->ctx, c->ft_shrinks++);
 }
 
 static int shrink(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 {
 	struct lm_ft_agreement ag;
-	char tag[64];
-	MPI_Comm nc;
-	MPI_Group g;
-	int err, made;
+	struct libmsg_comm *tmp, *nc;
+	char tag[64], why[160];
+	int err, made, empty;
 
 	for (;;) {
 		err = agree_wait(comm, fn, &ag, 1);
 		if (err)
 			return lm_error(comm, fn, err, "cannot agree");
-		g = survivors(comm, &ag);
+		err = shrink_parts(comm, &ag, &tmp, &nc, &empty);
 		lm_ulfm_agree_end(&ag);
-		if (!g)
-			return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-		snprintf(tag, sizeof(tag), "libmsg:shrink:%u:%u", comm->ctx,
-			 comm->ft_shrinks++);
-		nc = MPI_COMM_NULL;
-		made = PMPI_Comm_create_from_group(g, tag, MPI_INFO_NULL,
-						   MPI_ERRORS_RETURN, &nc) ==
-			MPI_SUCCESS;
-		PMPI_Group_free(&g);
+		if (err)
+			return lm_error(comm, fn, err, "out of memory");
+		shrink_tag(comm, tag, sizeof(tag));
+		made = !lm_ctx_agree(tmp, lm_comm_string_tag(tag), nc, why,
+				     sizeof(why));
+		lm_comm_discard(tmp);
+		if (!made)
+			nc = NULL;	/* given up by the agreement (ctxid.c) */
+		made = made && (nc || empty);
 		/* Did every survivor make it?  Else again, without the dead. */
 		err = agree_wait(comm, fn, &ag, (uint32_t)made);
 		if (err)
@@ -304,11 +348,12 @@ static int shrink(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 		lm_ulfm_agree_end(&ag);
 		if (made)
 			break;
-		if (nc != MPI_COMM_NULL)
+		if (nc)
 			PMPI_Comm_free(&nc);
 	}
-	PMPI_Comm_set_errhandler(nc, comm->errh);
-	*newcomm = nc;
+	if (nc)
+		PMPI_Comm_set_errhandler(nc, comm->errh);
+	*newcomm = nc ? nc : MPI_COMM_NULL;
 	return MPI_SUCCESS;
 }
 
@@ -343,6 +388,7 @@ struct ishrink {
 	MPI_Request req;
 	struct libmsg_request creq;	/* the context id agreement */
 	struct libmsg_comm *tmp, *nc;
+	int empty;	/* an intercommunicator's group has no survivor */
 	int err;
 };
 
@@ -352,8 +398,9 @@ static void is_finish(struct ishrink *is, int err)
 {
 	is->err = err;
 	if (!err) {
-		lm_errh_set(&is->nc->errh, is->comm->errh);
-		*is->newcomm = is->nc;
+		if (is->nc)
+			lm_errh_set(&is->nc->errh, is->comm->errh);
+		*is->newcomm = is->nc ? is->nc : MPI_COMM_NULL;
 	}
 	PMPI_Grequest_complete(is->req);
 }
@@ -396,9 +443,9 @@ static int is_created(struct lm_ft_agreement *ag)
 	lm_ulfm_agree_end(ag);
 	lm_comm_discard(is->tmp);
 	is->tmp = NULL;
-	made = !is->creq.status.MPI_ERROR && is->nc;
-	if (!made && is->nc)
+	if (is->creq.status.MPI_ERROR)
 		is->nc = NULL;	/* given up by the agreement (ctxid.c) */
+	made = !is->creq.status.MPI_ERROR && (is->nc || is->empty);
 	err = lm_ulfm_agree_start(&is->ag, is->comm, (uint32_t)made);
 	if (err) {
 		if (is->nc)
@@ -414,31 +461,23 @@ static int is_created(struct lm_ft_agreement *ag)
 static void is_agreed(struct lm_ft_agreement *ag)
 {
 	struct ishrink *is = caa_container_of(ag, struct ishrink, ag);
-	struct libmsg_comm *c = is->comm;
-	int r, n = 0, *w = malloc((size_t)c->size * sizeof(int)), err;
 	char tag[64];
+	int err;
 
-	for (r = 0; w && r < c->size; r++)
-		if (ag->in[r] == LM_FT_IN)
-			w[n++] = lm_comm_world(c, r);
+	err = shrink_parts(is->comm, ag, &is->tmp, &is->nc, &is->empty);
 	lm_ulfm_agree_end(ag);
-	snprintf(tag, sizeof(tag), "libmsg:shrink:%u:%u", c->ctx,
-		 c->ft_shrinks++);
-	is->tmp = w ? lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_SESSION) : NULL;
-	is->nc = is->tmp ? lm_comm_new(MPI_COMM_WORLD, n, w, LM_CTX_NONE) :
-		NULL;
-	free(w);
-	if (!is->tmp) {
-		is_finish(is, MPI_ERR_NO_MEM);
+	if (err) {
+		is_finish(is, err);
 		return;
 	}
+	shrink_tag(is->comm, tag, sizeof(tag));
 	lm_req_init(&is->creq, LM_REQ_COLL);
 	err = lm_ctx_agree_start(is->tmp, lm_comm_string_tag(tag), is->nc,
 				 &is->nc, &is->creq);
 	if (err) {
 		lm_comm_discard(is->tmp);
 		is->tmp = NULL;
-		is->nc = NULL;
+		is->nc = NULL;	/* discarded by lm_ctx_agree_start */
 		is_finish(is, err);
 		return;
 	}

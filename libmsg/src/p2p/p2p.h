@@ -212,10 +212,13 @@ int lm_part_stuck(const struct libmsg_request *r, const char *fn);
 enum { LM_FT_UNDECIDED, LM_FT_IN, LM_FT_FAILED, LM_FT_LEFT };
 
 struct lm_ft_agreement {
+	/* Its members: the communicator's, an intercommunicator's uc. */
 	const struct libmsg_comm *comm;
+	const struct libmsg_comm *inter;	/* the intercommunicator */
 	uint32_t pair;		/* comm->ctx / 2 */
 	uint32_t seq;		/* this agreement's number on comm */
 	uint32_t value;		/* the AND so far; the result when decided */
+	uint32_t rvalue;	/* inter's remote group's AND */
 	int left;		/* members not yet decided */
 	uint8_t *in;		/* per comm rank: LM_FT_* */
 	struct cds_list_head link;	/* under way (next NULL: not) */
@@ -242,7 +245,10 @@ int lm_ulfm_poll(void);
 int lm_ulfm_unseen(void);
 /* Before sleeping, without the lock: anything to poll for? */
 int lm_ulfm_ready(void);
-/* Publish value in a new agreement on c (0 or an MPI error class). */
+/*
+ * Publish value in a new agreement on c (0 or an MPI error class); on
+ * an intercommunicator its members are both groups (c->uc).
+ */
 int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
 			const struct libmsg_comm *c, uint32_t value);
 /* 1 when every member is decided (ag->value, ag->in[] final). */

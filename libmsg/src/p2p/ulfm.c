@@ -34,6 +34,15 @@
  * values are kept because a member may go on to agreement k + 1 while
  * a slower one still reads k; it cannot reach k + 2 before the slow
  * one has published k + 1.
+ *
+ * An intercommunicator has one context id pair for both its groups, and
+ * a process is in at most one communicator of each id that it has not
+ * freed (the intercommunicators of a split share one but have no
+ * process in common), so its state is kept per id as an
+ * intracommunicator's: a revoke and an agreement reach the members of
+ * both groups (its uc).  An agreement ANDs the values of all who took
+ * part (value: what a shrink uses, alike on both sides) and, apart,
+ * those of the remote group (rvalue: MPIX_Comm_agree's result there).
  */
 
 #include <stdlib.h>
@@ -81,8 +90,18 @@ static struct lm_ft_area *area_of(uint32_t w)
 
 int lm_ulfm_usable(const struct libmsg_comm *c)
 {
-	return area_of(0) && !c->inter && c->ctx / 2 < LM_FT_PAIRS &&
+	return area_of(0) && (!c->inter || c->uc) &&
+		c->ctx / 2 < LM_FT_PAIRS &&
 		c->ctx != LM_CTX_SESSION && c->ctx != LM_CTX_INTER;
+}
+
+/*
+ * The processes a revoke or an agreement on c reaches: its members, or
+ * an intercommunicator's two groups (uc, on the same context id).
+ */
+static const struct libmsg_comm *members(const struct libmsg_comm *c)
+{
+	return c->inter ? c->uc : c;
 }
 
 static int bit(const uint64_t *m, uint32_t i)
@@ -99,7 +118,7 @@ int lm_ulfm_ctx_revoked(uint32_t ctx)
 
 int lm_ulfm_revoked(const struct libmsg_comm *c)
 {
-	return c && !c->inter && lm_ulfm_ctx_revoked(c->ctx);
+	return c && lm_ulfm_ctx_revoked(c->ctx);
 }
 
 void lm_ulfm_ctx_fresh(uint32_t ctx)
@@ -185,6 +204,7 @@ int lm_ulfm_revoke(const struct libmsg_comm *c)
 
 	if (!lm_ulfm_usable(c))
 		return MPI_ERR_UNSUPPORTED_OPERATION;
+	c = members(c);
 	for (r = 0; r < c->size; r++) {
 		w = (uint32_t)lm_comm_world(c, r);
 		a = area_of(w);
@@ -228,6 +248,10 @@ int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
 	if (!lm_ulfm_usable(c))
 		return MPI_ERR_UNSUPPORTED_OPERATION;
 	memset(ag, 0, sizeof(*ag));
+	if (c->inter) {
+		ag->inter = c;
+		c = c->uc;
+	}
 	ag->in = calloc((size_t)c->size, 1);
 	if (!ag->in)
 		return MPI_ERR_NO_MEM;
@@ -236,6 +260,7 @@ int lm_ulfm_agree_start(struct lm_ft_agreement *ag,
 	k = me->agree[i].seq + 1;
 	ag->seq = k;
 	ag->value = value;
+	ag->rvalue = ~0U;
 	ag->left = c->size - 1;
 	me->agree[i].val[k % 2] = value;
 	__atomic_store_n(&me->agree[i].seq, k, __ATOMIC_SEQ_CST);
@@ -265,6 +290,19 @@ static void unlist(struct lm_ft_agreement *ag)
 	__atomic_sub_fetch(&nagreeing, 1, __ATOMIC_SEQ_CST);
 }
 
+/* Member r (world rank w) took part: its value counts. */
+static int count_in(struct lm_ft_agreement *ag, int r, uint32_t w,
+		    const struct lm_ft_agree *e)
+{
+	uint32_t v = e->val[ag->seq % 2];
+
+	ag->value &= v;
+	if (ag->inter && lm_comm_local(ag->inter, (int)w) >= 0)
+		ag->rvalue &= v;
+	ag->in[r] = LM_FT_IN;
+	return 1;
+}
+
 /* Is member r decided?  1 then, with its part in ag. */
 static int decide(struct lm_ft_agreement *ag, int r)
 {
@@ -272,19 +310,13 @@ static int decide(struct lm_ft_agreement *ag, int r)
 	const struct lm_ft_agree *e = &area_of(w)->agree[ag->pair];
 	int out;
 
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) >= ag->seq) {
-		ag->value &= e->val[ag->seq % 2];
-		ag->in[r] = LM_FT_IN;
-		return 1;
-	}
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) >= ag->seq)
+		return count_in(ag, r, w, e);
 	if (!gone(w))
 		return 0;
 	/* Gone: nothing it wrote changes any more.  Did k make it? */
-	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) >= ag->seq) {
-		ag->value &= e->val[ag->seq % 2];
-		ag->in[r] = LM_FT_IN;
-		return 1;
-	}
+	if (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) >= ag->seq)
+		return count_in(ag, r, w, e);
 	out = state_of(w) == MPICHAN_RANK_DEAD ? LM_FT_FAILED : LM_FT_LEFT;
 	ag->in[r] = (uint8_t)out;
 	return 1;
