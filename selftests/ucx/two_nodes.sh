@@ -31,8 +31,8 @@
 # other hang fails.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. selftests/ucx/tap.bash
 lib=$PWD/build/uct/libuct_mpichan.so
-stats=/sys/kernel/debug/mpichan/stats
 nodesh=$PWD/selftests/ucx/nodesh
 bin=$PWD/build/selftests/ucx
 . selftests/ucx/nodes.bash
@@ -55,10 +55,6 @@ else
 	mode=fallback
 	echo "1..5"
 fi
-n=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); echo "not ok $n $*"; }
-stat() { awk -v k="$1:" '$1 == k { print $2 }' "$stats" 2>/dev/null || echo 0; }
 moved() { echo $(( $(stat region_bytes_in) + $(stat region_bytes_out) )); }
 tmp=$(mktemp -d)
 trap 'nodes_down; rm -rf "$tmp"' EXIT

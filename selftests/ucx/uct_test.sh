@@ -9,6 +9,9 @@
 #     over -x mpichan: they finish, and debugfs shows that the module's
 #     region copies moved the bytes (region_copies, region_bytes_out for
 #     get, region_bytes_in for put);
+#   - a rank of the MPICH program SIGKILLed while messages go through
+#     the module (by region copies, then by mapped regions): the job
+#     ends (mpiexec exits non-zero within 120 s);
 #   - afterwards no region is left and no region page stays pinned.
 #   - Debian's MPICH (ch4:ucx) runs selftests/ucx/mpi_xfer (built here
 #     with mpicc.mpich: 64 KiB to 1 MiB both ways, every byte checked)
@@ -27,9 +30,9 @@
 # Exits 77 (nothing run) when UCX or the transport is not built.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. selftests/ucx/tap.bash
 lib=$PWD/build/uct/libuct_mpichan.so
 badver=$PWD/build/uct/libuct_mpichan-badver.so
-stats=/sys/kernel/debug/mpichan/stats
 size=1048576
 iters=${UCT_TEST_ITERS:-20}
 port=$((20000 + $$ % 20000))
@@ -40,15 +43,11 @@ if ! command -v ucx_perftest > /dev/null || [ ! -f "$lib" ] || [ ! -f "$badver" 
 fi
 if [ -e /dev/mpichan ] && [ -r "$stats" ]; then
 	mode=module
-	echo "1..10"
+	echo "1..12"
 else
 	mode=fallback
 	echo "1..3"
 fi
-n=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-notok() { n=$((n + 1)); echo "not ok $n $*"; }
-stat() { awk -v k="$1:" '$1 == k { print $2 }' "$stats"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 xfer="" oxfer=""
@@ -181,6 +180,54 @@ if [ "$mode" = module ]; then
 		grep -v DEBUG "$tmp/ompi.out" | tail -20 | sed 's/^/# /'
 		notok "Open MPI over mpichan, mapped"
 	fi
+	# A rank killed mid-transfer: many rounds of up to 4 MiB, one rank
+	# killed once the module has moved some of them.
+	for how in copied mapped; do
+		if [ -z "$xfer" ]; then
+			ok "MPICH, a rank killed mid-transfer ($how) # SKIP no mpicc.mpich"
+			continue
+		fi
+		env=(-genv UCX_TLS posix,mpichan,self -genv UCX_LOG_FILE "$tmp/kill.ucx.%p")
+		[ "$how" = copied ] && env+=(-genv UCX_MPICHAN_RKEY_PTR n)
+		c0=$(stat region_copies)
+		timeout 300 mpiexec.mpich -n 2 -genv LD_PRELOAD "$lib" "${env[@]}" "$xfer" 1000 4194304 \
+			> "$tmp/kill.out" 2>&1 &
+		jpid=$!
+		victim="" busy=0
+		for ((i = 0; i < 1200; i++)); do
+			if [ "$how" = copied ]; then
+				[ "$(stat region_copies)" -gt $((c0 + 4)) ] && busy=1
+			else
+				[ "$(stat regions)" -gt 0 ] && [ "$(stat region_maps)" -gt 0 ] && busy=1
+			fi
+			[ "$busy" = 1 ] && break
+			sleep 0.1
+		done
+		# One of its two processes (the younger).
+		victim=$(pgrep -n -f "$xfer 1000 4194304\$")
+		[ -n "$victim" ] && [ "$busy" = 1 ] && kill -KILL "$victim"
+		ended=0
+		for ((i = 0; i < 1200; i++)); do
+			kill -0 "$jpid" 2>/dev/null || { ended=1; break; }
+			sleep 0.1
+		done
+		wait "$jpid"
+		rc=$?
+		if [ "$busy" = 1 ] && [ -n "$victim" ] && [ "$ended" = 1 ] && [ "$rc" != 0 ] &&
+		   [ "$rc" != 124 ] && ! grep -qx ok "$tmp/kill.out"; then
+			ok "MPICH, a rank killed mid-transfer ($how): the job ended (mpiexec status $rc)"
+		else
+			grep -v DEBUG "$tmp/kill.out" | tail -10 | sed 's/^/# /'
+			notok "MPICH, a rank killed mid-transfer ($how): busy $busy, victim ${victim:-none}, ended $ended, status $rc"
+			pkill -KILL -f "$xfer 1000 4194304\$"
+		fi
+	done
+	# The module ends a dead owner's regions at once, its mappings as
+	# their holders close them.
+	for ((i = 0; i < 100; i++)); do
+		[ "$(stat regions)" = 0 ] && [ "$(stat region_pages)" = 0 ] && break
+		sleep 0.1
+	done
 	r=$(stat regions); p=$(stat region_pages)
 	if [ "$r" = 0 ] && [ "$p" = 0 ]; then
 		ok "nothing stays registered or pinned afterwards"
