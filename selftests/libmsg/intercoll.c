@@ -13,26 +13,7 @@
  *     a non-contiguous type; on the intercommunicator and its dup.
  */
 // libmsg-test: np=2,3,4,8
-#include "inter_util.h"
-
-#define N 5		/* ints per block */
-#define POISON (-77)
-
-/* The value remote rank r (of the other group) puts at index i. */
-static int val(int a, int r, int i)
-{
-	return 1000 * t_world_of(a, r) + i;
-}
-
-static int *ints(int n)
-{
-	int *p = malloc(((size_t)n + 1) * sizeof(int)), i;
-
-	CHECK(p, "no memory");
-	for (i = 0; i <= n; i++)
-		p[i] = POISON;
-	return p;
-}
+#include "intercoll_util.h"
 
 static void rooted(MPI_Comm ic)
 {
@@ -142,13 +123,6 @@ static void rooted(MPI_Comm ic)
 	free(big);
 	free(cnt);
 	free(dsp);
-}
-
-/* x op y = x: associative, not commutative; the result is rank 0's. */
-static void first_op(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-	(void)dt;
-	memcpy(inout, in, (size_t)*len * sizeof(int));
 }
 
 static void all(MPI_Comm ic)
