@@ -296,8 +296,9 @@ static void *mt_agree(void *arg)
 
 	(void)arg;
 	MPI_OK(MPIX_Comm_agree(mt_ic, &flag));
-	CHECK(flag == remote_and(), "a thread agreed %#x, the remote AND is %#x",
-	      flag, remote_and());
+	CHECK(flag == remote_and(),
+	      "a thread agreed %#x, the remote AND is %#x", flag,
+	      remote_and());
 	return NULL;
 }
 
