@@ -47,6 +47,18 @@ static inline void t_init(int *argc, char ***argv)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
+/* t_init at MPI_THREAD_MULTIPLE, which the library must provide. */
+static inline void t_init_multiple(int *argc, char ***argv)
+{
+	int provided;
+
+	MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &t_size);
+	CHECK(provided == MPI_THREAD_MULTIPLE, "thread level %d", provided);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
 /* Deterministic bytes of message `seed`. */
 static inline void t_fill(void *buf, size_t n, unsigned seed)
 {

@@ -384,18 +384,10 @@ int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
 
-	if (!strcmp(c, "mtrevoke")) {
-		int provided;
-
-		MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-		CHECK(provided == MPI_THREAD_MULTIPLE, "thread level %d",
-		      provided);
-		MPI_Comm_rank(MPI_COMM_WORLD, &t_rank);
-		MPI_Comm_size(MPI_COMM_WORLD, &t_size);
-		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	} else {
+	if (!strcmp(c, "mtrevoke"))
+		t_init_multiple(&argc, &argv);
+	else
 		t_init(&argc, &argv);
-	}
 	victim = t_size - 1;
 	if (t_size < 3 && strcmp(c, "revsend") && strcmp(c, "mtrevoke")) {
 		if (t_rank == 0)

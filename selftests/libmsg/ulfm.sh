@@ -8,8 +8,8 @@
 # intercommunicator (ulfm_inter.c); tools/test/ulfm-trials
 # runs many.  The launcher must let the survivors finish and exit 0 (or
 # with a survivor's own status), and still end the job on MPI_Abort.
-# The threaded case (mtrevoke) runs in every build, ThreadSanitizer's
-# too; the others in the plain and ASan builds.
+# The threaded cases (mtrevoke, mtirevoke) run in every build,
+# ThreadSanitizer's too; the others in the plain and ASan builds.
 . "$(dirname "$0")/test.bash"
 
 cases() {
@@ -17,6 +17,9 @@ cases() {
 	# Threads: under ThreadSanitizer that case alone (natively).
 	for np in 2 3 4; do
 		echo "mtrevoke-$np revoke with threads blocked (-n $np)"
+	done
+	for np in 3 4 5; do
+		echo "mtirevoke-$np intercommunicator revoke, threads (-n $np)"
 	done
 	case $bin in */tsan) return ;; esac
 	for np in 3 4 8; do
@@ -32,6 +35,9 @@ cases() {
 	for np in 3 4 5 8; do
 		echo "irevoke-$np intercommunicator revoke, agree, shrink (-n $np)"
 		echo "ikill-$np intercommunicator after a death (-n $np)"
+		echo "iagree-$np intercommunicator iagree (-n $np)"
+		echo "adead-$np intercommunicator, group A dead (-n $np)"
+		echo "bdead-$np intercommunicator, group B dead (-n $np)"
 	done
 	# Sends in the ring that wait for their match when the revoke
 	# comes (before 2026-11-27 the rendezvous and synchronous ones
@@ -56,7 +62,7 @@ oks() {
 }
 
 run_case() {
-	local what=${1%-*} np=${1##*-} seed
+	local what=${1%-*} np=${1##*-} seed r n
 	# Under the VM's emulated CPUs 8 ranks of these cost minutes in all:
 	# over the module 3 and 4 ranks, 8 natively (as ctxchurn does).
 	[ "${LIBMSG_MODE:-native}" = vm ] && [ "$np" -gt 4 ] &&
@@ -83,6 +89,10 @@ run_case() {
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" mtrevoke
 		t_status 0 mtrevoke
 		oks ulfm "$np" ;;
+	mtirevoke)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm_inter" mtirevoke
+		t_status 0 mtirevoke
+		oks ulfm_inter "$np" ;;
 	revsend)
 		t_job 30 -n "$np" --with-ft "$bin/ulfm" revsend
 		t_status 0 revsend
@@ -96,6 +106,22 @@ run_case() {
 		t_status 0 ikill
 		t_said "mpiexec: rank $((np - 1)) killed by signal 9" ikill
 		oks ulfm_inter $((np - 1)) ;;
+	iagree)
+		t_job 60 -n "$np" --with-ft "$bin/ulfm_inter" iagree
+		t_status 0 iagree
+		t_said "mpiexec: rank $((np - 1)) killed by signal 9" iagree
+		oks ulfm_inter $((np - 1)) ;;
+	adead|bdead)
+		# A is the low half (np / 2 ranks), B the rest.
+		t_job 60 -n "$np" --with-ft "$bin/ulfm_inter" "$what"
+		t_status 0 "$what"
+		if [ "$what" = adead ]; then
+			r=0 n=$((np - np / 2))
+		else
+			r=$((np - 1)) n=$((np / 2))
+		fi
+		t_said "mpiexec: rank $r killed by signal 9" "$what"
+		oks ulfm_inter "$n" ;;
 	revoke)
 		t_job 60 -n "$np" --with-ft "$bin/ulfm" revoke
 		t_status 0 revoke
