@@ -327,7 +327,23 @@ static int fi_stats_zero(void)
 	       mc_stat("regions") <= 0 && mc_stat("region_maps") <= 0;
 }
 
-TEST(every_setup_allocation_fails_cleanly)
+FIXTURE(fi) {
+	int unused;
+};
+
+FIXTURE_SETUP(fi)
+{
+}
+
+FIXTURE_TEARDOWN(fi)
+{
+}
+
+/*
+ * Thousands of children under a debug kernel (KASAN, lockdep, kmemleak):
+ * minutes, not the harness's default 30 s.
+ */
+TEST_F_TIMEOUT(fi, every_setup_allocation_fails_cleanly, 2400)
 {
 	int step, nth, hits = 0, status;
 	pid_t pid;
