@@ -4,8 +4,10 @@
 # Every collective algorithm forced in turn (MPICHAN_COLL_<NAME>=ALG)
 # under coll.c's section of that collective, at 1 to 9 ranks, up to
 # 1 MiB per buffer.  Under emulation (the VM) the same sweep would take
-# 20 minutes: there it covers 2, 3, 5 and 8 ranks up to 64 KiB (the
-# default algorithms run the full sizes in `coll` itself).
+# 20 minutes: there it covers 3 and 8 ranks (an odd count, and more
+# ranks than CPUs) up to 64 KiB; the algorithms' code is the same at
+# every count natively, and the default algorithms run the full sizes
+# in `coll` itself.
 . "$(dirname "$0")/test.bash"
 
 # "coll-section NAME algorithm..."
@@ -28,7 +30,7 @@ scan SCAN recursive_doubling linear
 scan EXSCAN recursive_doubling linear"
 
 nps="1 2 3 4 5 6 7 8 9" max=1048576
-[ "$mode" = vm ] && nps="2 3 5 8" max=65536
+[ "$mode" = vm ] && nps="3 8" max=65536
 
 cases() {
 	local section name list al

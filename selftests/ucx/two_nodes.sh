@@ -124,6 +124,9 @@ job() {
 	kill "$pid" 2>/dev/null
 	pkill -KILL -f "$bin/mpi_nodes" 2>/dev/null
 	grep -hv DEBUG "$out" "$out.err" | tail -20 | sed 's/^/# /'
+	# What UCX logged (uct_mpichan's errors go there, not to stderr).
+	cat "$tmp/$name".ucx.* 2>/dev/null | grep -v DEBUG | grep -i 'error\|warn\|mpichan' |
+		tail -20 | sed 's/^/# ucx: /'
 	return 1
 }
 same() { awk '$1 == "same-node" { print $2 }' "$tmp/$1.out"; }
