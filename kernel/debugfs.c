@@ -63,6 +63,8 @@ static int stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&mpichan_stats.region_bytes_in));
 	seq_printf(m, "region_bytes_out: %ld\n",
 		   atomic_long_read(&mpichan_stats.region_bytes_out));
+	seq_printf(m, "region_stale: %ld\n",
+		   atomic_long_read(&mpichan_stats.region_stale));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

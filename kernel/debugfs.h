@@ -31,6 +31,7 @@ struct mpichan_stats {
 	atomic_long_t region_copies;	/* copy entries done */
 	atomic_long_t region_bytes_in;	/* bytes put into regions */
 	atomic_long_t region_bytes_out;	/* bytes got out of them */
+	atomic_long_t region_stale;	/* made stale: owner's memory changed */
 };
 
 extern struct mpichan_stats mpichan_stats;

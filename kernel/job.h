@@ -75,6 +75,13 @@
  *  - region_kill() waits (killable) for the copies and faults of a region
  *    under way, with no lock held (REGION_DEREG, a file's release); a
  *    fault or copy never waits for anything while it counts in active;
+ *  - region_check_work() (region_wq), counted in active, waits for an
+ *    invalidation of the owner's mm to end (mmu_interval_read_begin())
+ *    and takes the owner's mmap lock for reading, with no lock of ours;
+ *    whoever waits for its verdict holds no lock either: copies, queries
+ *    and REGION_MAP (region_state_err(), region_wait_checked()), and a
+ *    fault only after dropping its mmap lock (VM_FAULT_RETRY), since
+ *    the owner's mm may be its own; mmap() never waits for it;
  *  - region_release() removes the region's MMU notifier (which waits for
  *    an invalidation of the owner's mm under way) with no lock held:
  *    from region_kill() or region_wq;

@@ -25,14 +25,26 @@
  * region's pins go only once no fault or copy is under way (active).
  *
  * The owner's memory.  An MMU interval notifier watches the registered
- * range in the owner's mm.  When the pages behind it change (munmap,
- * mremap, fork, MADV_DONTNEED, exit: anything but a protection change)
- * the region goes stale: no new copy, map or fault.  Its mappings are
- * zapped from a workqueue (zapping in the callback would start an
- * invalidation of another mm inside this one), and by whoever next sees
- * the region stale, before it reports -ESTALE.  The pins stay until the
- * region ends, so a mapping that has not been zapped yet still shows
- * pages nobody else can have.
+ * range in the owner's mm.  Most invalidations it reports (munmap,
+ * mremap, MADV_DONTNEED, exit) replace the pages behind the region, but
+ * some leave them in place: the split of a transparent huge page that
+ * the region shares with memory the owner unmaps or changes (reported
+ * for the whole 2 MiB), fork() of pinned private memory (the child gets
+ * copies, the owner keeps its pages).  So an invalidation makes a live
+ * region CHECKING, and a work item (region_check_work()), once the
+ * invalidation is over, compares the owner's page tables with the pins:
+ * the same pages make it LIVE again, any other STALE for good.  Copies,
+ * queries and maps wait for that verdict; a fault waits with the mmap
+ * lock dropped and retries, or, when it may not, maps the pins, which
+ * nobody else can have.  A stale region refuses new copies, maps and
+ * faults; its mappings are zapped by the work item (zapping in the
+ * callback would start an invalidation of another mm inside this one)
+ * and by whoever next sees the region stale, before it reports -ESTALE.
+ * The pins stay until the region ends.
+ *
+ * The check takes the owner's mmap lock for reading with no lock of
+ * ours held, from region_wq; it holds the region active, so the pins
+ * cannot go under it.  Nothing that holds an mmap lock waits for it.
  *
  * Ending a region (region_kill()): out of the table, state DEAD, every
  * mapping zapped, then wait for copies and faults under way; the last
@@ -153,11 +165,85 @@ void region_zap(struct mpichan_region *r)
 				    (loff_t)r->map_pages << PAGE_SHIFT, 1);
 }
 
-static void region_zap_work(struct work_struct *work)
+/* A state change under r->lock; readers use READ_ONCE(). */
+static void region_set_state(struct mpichan_region *r, int state)
+{
+	lockdep_assert_held(&r->lock);
+	WRITE_ONCE(r->state, state);
+}
+
+/* Pages compared per get_user_pages_remote() call. */
+#define REGION_CHECK_BATCH	64
+
+/*
+ * Are the owner's pages behind r still the ones r pinned?  *seq is the
+ * notifier's sequence from after the invalidation that asked: the caller
+ * trusts the answer only if no other came since.  Sleeps; takes the
+ * owner's mmap lock for reading.  The caller holds r active.
+ */
+static bool region_pages_unchanged(struct mpichan_region *r,
+				   unsigned long *seq)
+{
+	struct mm_struct *mm = r->notifier.mm;
+	struct page *got[REGION_CHECK_BATCH];
+	unsigned long addr = r->start & PAGE_MASK, i = 0;
+	bool same = true;
+	long n, j;
+
+	/* The notifier holds the mm_struct; an exiting owner keeps nothing. */
+	if (!mmget_not_zero(mm))
+		return false;
+	*seq = mmu_interval_read_begin(&r->notifier);
+	mmap_read_lock(mm);
+	while (same && i < r->npages) {
+		n = min_t(unsigned long, r->npages - i, REGION_CHECK_BATCH);
+		/* What is mapped now, faulting nothing in. */
+		n = mpichan_get_user_pages_remote(mm, addr + (i << PAGE_SHIFT),
+						  n, FOLL_NOFAULT, got);
+		if (n <= 0)
+			same = false;
+		for (j = 0; j < n; j++) {
+			same &= got[j] == r->pages[i + j];
+			put_page(got[j]);
+		}
+		i += max(n, 0L);
+		cond_resched();
+	}
+	mmap_read_unlock(mm);
+	mmput(mm);
+	return same;
+}
+
+/*
+ * After an invalidation: the verdict on a CHECKING region (LIVE again if
+ * its pages are where they were, else STALE), then the zap of a stale
+ * one's mappings.  Holds the reference the notifier took for it.
+ */
+static void region_check_work(struct work_struct *work)
 {
 	struct mpichan_region *r =
-		container_of(work, struct mpichan_region, zap_work);
+		container_of(work, struct mpichan_region, check_work);
+	unsigned long seq = 0;
+	bool same;
 
+	if (READ_ONCE(r->state) == REGION_CHECKING &&
+	    atomic_inc_not_zero(&r->active)) {
+		same = region_pages_unchanged(r, &seq);
+		spin_lock(&r->lock);
+		/* A new invalidation meanwhile has queued us again. */
+		if (r->state == REGION_CHECKING && !same) {
+			region_set_state(r, REGION_STALE);
+			atomic_long_inc(&mpichan_stats.region_stale);
+		} else if (r->state == REGION_CHECKING &&
+			   !mmu_interval_read_retry(&r->notifier, seq)) {
+			region_set_state(r, REGION_LIVE);
+		}
+		spin_unlock(&r->lock);
+		/* Pairs with region_fault(): it sees STALE, or we its entries. */
+		smp_mb();
+		wake_up_all(&r->checked);
+		region_leave(r);
+	}
 	/* A killed region was zapped by its killer, and its slot may be reused. */
 	if (READ_ONCE(r->state) == REGION_STALE)
 		region_zap(r);
@@ -185,13 +271,6 @@ static void region_release_work(struct work_struct *work)
 	region_release(container_of(work, struct mpichan_region, release_work));
 }
 
-/* A region's state changes under its lock; readers use READ_ONCE(). */
-static void region_set_state(struct mpichan_region *r, int state)
-{
-	lockdep_assert_held(&r->lock);
-	WRITE_ONCE(r->state, state);
-}
-
 /*
  * The last copy or fault of a killed region is done: release the pins
  * if the killer left that to it, else wake the killer.  Both look at
@@ -211,9 +290,10 @@ void region_leave(struct mpichan_region *r)
 
 /*
  * A copy or a fault starts using r's pages: 0, or -ENOENT / -ESTALE
- * when r is no longer live.  The pins stay until region_leave().
+ * when r is no longer live, -EAGAIN while it is CHECKING (unless the
+ * caller takes that as live).  The pins stay until region_leave().
  */
-int region_enter(struct mpichan_region *r)
+int region_enter(struct mpichan_region *r, bool checking)
 {
 	int state;
 
@@ -221,10 +301,21 @@ int region_enter(struct mpichan_region *r)
 	if (!atomic_inc_not_zero(&r->active))
 		return -ENOENT;
 	state = READ_ONCE(r->state);
-	if (state == REGION_LIVE)
+	if (state == REGION_LIVE || (checking && state == REGION_CHECKING))
 		return 0;
 	region_leave(r);
+	if (state == REGION_CHECKING)
+		return -EAGAIN;
 	return state == REGION_STALE ? -ESTALE : -ENOENT;
+}
+
+/* Wait for the verdict on a CHECKING region: 0, or -EINTR on a kill. */
+int region_wait_checked(struct mpichan_region *r)
+{
+	if (wait_event_killable(r->checked,
+				READ_ONCE(r->state) != REGION_CHECKING))
+		return -EINTR;
+	return 0;
 }
 
 /*
@@ -243,6 +334,7 @@ static int region_kill(struct mpichan_region *r)
 	spin_unlock(&r->lock);
 	/* Pairs with region_fault(): it sees DEAD, or we see its entries. */
 	smp_mb();
+	wake_up_all(&r->checked);
 	region_zap(r);
 	if (!atomic_dec_and_test(&r->active) &&
 	    wait_event_killable(r->idle, !atomic_read(&r->active))) {
@@ -277,19 +369,22 @@ static bool region_invalidate(struct mmu_interval_notifier *mni,
 {
 	struct mpichan_region *r =
 		container_of(mni, struct mpichan_region, notifier);
-	bool stale = false;
+	bool check = false;
 
 	spin_lock(&r->lock);
 	mmu_interval_set_seq(mni, cur_seq);
 	if (region_event_ends(range->event) && r->state == REGION_LIVE) {
-		region_set_state(r, REGION_STALE);
-		stale = true;
+		region_set_state(r, REGION_CHECKING);
+		check = true;
+	} else if (r->state == REGION_CHECKING) {
+		/* A check under way will see the new sequence: again. */
+		check = true;
 	}
 	spin_unlock(&r->lock);
-	if (stale) {
+	if (check) {
 		/* Not the last reference: the registration's is held. */
 		kref_get(&r->ref);
-		if (!queue_work(region_wq, &r->zap_work))
+		if (!queue_work(region_wq, &r->check_work))
 			kref_put(&r->ref, region_free);
 	}
 	return true;
@@ -378,9 +473,11 @@ static struct mpichan_region *region_alloc(struct mpichan_file *mf,
 	kref_init(&r->ref);
 	INIT_LIST_HEAD(&r->node);
 	spin_lock_init(&r->lock);
-	INIT_WORK(&r->zap_work, region_zap_work);
+	INIT_WORK(&r->check_work, region_check_work);
 	INIT_WORK(&r->release_work, region_release_work);
 	init_waitqueue_head(&r->idle);
+	init_waitqueue_head(&r->checked);
+	r->state = REGION_NEW;
 	atomic_set(&r->active, 1);
 	r->owner = mf;
 	r->uid = current_euid();
@@ -568,10 +665,24 @@ struct mpichan_region *region_get(u64 handle)
  * 0 while r is live; -ESTALE once the owner's memory changed, and only
  * after every mapping of r is zapped; -ENOENT once it ended.
  */
-int region_state_err(struct mpichan_region *r)
+/*
+ * 0 if r may be used, -ESTALE (mappings zapped first) or -ENOENT if not.
+ * A CHECKING region: with wait, the verdict (-EINTR on a kill); else
+ * taken as live (mmap(), under the caller's mmap lock, must not wait:
+ * its faults do).
+ */
+int region_state_err(struct mpichan_region *r, bool wait)
 {
-	switch (READ_ONCE(r->state)) {
+	int state = READ_ONCE(r->state);
+
+	if (state == REGION_CHECKING && wait) {
+		if (region_wait_checked(r))
+			return -EINTR;
+		state = READ_ONCE(r->state);
+	}
+	switch (state) {
 	case REGION_LIVE:
+	case REGION_CHECKING:
 		return 0;
 	case REGION_STALE:
 		region_zap(r);
@@ -598,7 +709,7 @@ struct mpichan_region *region_open(u64 handle, u64 key, int *err)
 	else if (crypto_memneq(&key, &r->key, sizeof(key)))
 		*err = -EACCES;
 	else
-		*err = region_state_err(r);
+		*err = region_state_err(r, true);
 	if (*err) {
 		region_put(r);
 		return NULL;
@@ -659,8 +770,10 @@ out_put:
 
 static const char *const region_state_names[] = {
 	[REGION_LIVE] = "live",
+	[REGION_CHECKING] = "checking",
 	[REGION_STALE] = "stale",
 	[REGION_DEAD] = "dead",
+	[REGION_NEW] = "new",
 };
 
 /* Every region of the reader's user (all of them for CAP_SYS_ADMIN). */

@@ -138,7 +138,12 @@ static int rcopy_one(struct rcopy_cursor *cur, const struct mpichan_rcopy *e,
 		iov_iter_init(&one_it, dir, &one, 1, e->len);
 		it = &one_it;
 	}
-	ret = region_enter(r);
+	/* After an invalidation of the owner's memory: its verdict first. */
+	while ((ret = region_enter(r, false)) == -EAGAIN) {
+		ret = region_wait_checked(r);
+		if (ret)
+			goto out_free;
+	}
 	if (ret) {
 		/* It went stale since the lookup: -ESTALE only once zapped. */
 		if (ret == -ESTALE)

@@ -25,8 +25,10 @@ struct user_struct;
 
 enum {
 	REGION_LIVE,	/* copies, maps and faults go ahead */
+	REGION_CHECKING, /* invalidated: are the pins still the owner's? */
 	REGION_STALE,	/* the owner's memory changed: none start */
 	REGION_DEAD,	/* deregistered, or its file went */
+	REGION_NEW,	/* being registered: not pinned yet */
 };
 
 /* Bits of region->flags: who releases the pins, see region_kill(). */
@@ -61,7 +63,8 @@ struct mpichan_region {
 	spinlock_t lock;		/* state; the notifier's sequence */
 	int state;			/* REGION_*, read with READ_ONCE() */
 	struct mmu_interval_notifier notifier;
-	struct work_struct zap_work;
+	struct work_struct check_work;	/* the verdict on CHECKING, the zap */
+	wait_queue_head_t checked;	/* waiters for the end of CHECKING */
 
 	atomic_t active;		/* 1 until killed, + copies and faults */
 	wait_queue_head_t idle;		/* the killer waits for active == 0 */
@@ -77,8 +80,9 @@ struct mpichan_region {
 void region_put(struct mpichan_region *r);
 struct mpichan_region *region_get(u64 handle);
 struct mpichan_region *region_open(u64 handle, u64 key, int *err);
-int region_state_err(struct mpichan_region *r);
-int region_enter(struct mpichan_region *r);
+int region_state_err(struct mpichan_region *r, bool wait);
+int region_enter(struct mpichan_region *r, bool checking);
+int region_wait_checked(struct mpichan_region *r);
 void region_leave(struct mpichan_region *r);
 void region_zap(struct mpichan_region *r);
 

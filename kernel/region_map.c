@@ -53,18 +53,37 @@ static vm_fault_t region_fault(struct vm_fault *vmf)
 		.prot = vma->vm_page_prot,
 	};
 	vm_fault_t ret = VM_FAULT_NOPAGE;
-	int err;
+	int err, state;
 
-	if (region_enter(r))
+	err = region_enter(r, false);
+	if (err == -EAGAIN && fault_flag_allow_retry_first(vmf->flags)) {
+		/*
+		 * The owner's memory was invalidated: wait for the verdict
+		 * with the mmap lock dropped (the check takes the owner's,
+		 * maybe this one), then fault again.
+		 */
+		if (vmf->flags & FAULT_FLAG_RETRY_NOWAIT)
+			return VM_FAULT_RETRY;
+		kref_get(&r->ref);
+		mpichan_release_fault_lock(vmf);
+		region_wait_checked(r);
+		region_put(r);
+		return VM_FAULT_RETRY;
+	}
+	/* Not allowed to wait: the pins are nobody else's, map them. */
+	if (err == -EAGAIN)
+		err = region_enter(r, true);
+	if (err)
 		return VM_FAULT_SIGBUS;
 	f.pages = r->pages + r->map_first;
 	err = apply_to_page_range(f.mm, vma->vm_start, size, region_set_pte, &f);
 	/*
-	 * Pairs with region_kill() and the notifier: either their zap sees
+	 * Pairs with region_kill() and region_check_work(): either their zap sees
 	 * our entries, or we see the state they set first.
 	 */
 	smp_mb();
-	if (err || READ_ONCE(r->state) != REGION_LIVE) {
+	state = READ_ONCE(r->state);
+	if (err || (state != REGION_LIVE && state != REGION_CHECKING)) {
 		zap_vma_ptes(vma, vma->vm_start, size);
 		ret = err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
 	}
@@ -149,7 +168,7 @@ int mpichan_region_mmap(struct mpichan_file *mf, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto err_put;
 	}
-	ret = region_state_err(r);
+	ret = region_state_err(r, false);
 	if (ret)
 		goto err_put;
 	/* Not inherited, not grown, not in a core dump; special PTEs. */

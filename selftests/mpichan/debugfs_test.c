@@ -42,7 +42,7 @@ TEST_F(dbg, stats_format)
 		"cache_entries", "cache_pages", "cache_hits", "cache_misses",
 		"cache_invalidated", "cache_evicted", "window_maps", "window_hits",
 		"regions", "region_pages", "region_maps", "region_copies",
-		"region_bytes_in", "region_bytes_out",
+		"region_bytes_in", "region_bytes_out", "region_stale",
 	};
 	char buf[1024], *line, *save = NULL;
 	size_t i = 0;

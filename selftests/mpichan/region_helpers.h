@@ -188,7 +188,7 @@ struct rg_line {
 	int pid, maps;
 	unsigned long long len;
 	unsigned long pages, map_pages;
-	char writable[8], state[8];
+	char writable[8], state[16];
 	long long copies, bytes_in, bytes_out;
 };
 
@@ -207,7 +207,7 @@ static inline int rg_debugfs(uint64_t handle, struct rg_line *l)
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		memset(l, 0, sizeof(*l));
-		if (sscanf(line, "region %u %d %u %llu %lu %lu %7s %7s %d %lld %lld %lld",
+		if (sscanf(line, "region %u %d %u %llu %lu %lu %7s %15s %d %lld %lld %lld",
 			   &l->handle, &l->pid, &l->uid, &l->len, &l->pages,
 			   &l->map_pages, l->writable, l->state, &l->maps,
 			   &l->copies, &l->bytes_in, &l->bytes_out) == 12 &&
@@ -215,6 +215,21 @@ static inline int rg_debugfs(uint64_t handle, struct rg_line *l)
 			return 0;
 	}
 	return -ENOENT;
+}
+
+/*
+ * The line of handle once the module's verdict on an invalidation of its
+ * owner's memory is in (state not "checking"; 10 s at most).
+ */
+static inline int rg_verdict(uint64_t handle, struct rg_line *l)
+{
+	int i, ret = rg_debugfs(handle, l);
+
+	for (i = 0; i < 1000 && !ret && !strcmp(l->state, "checking"); i++) {
+		mc_sleep_ms(10);
+		ret = rg_debugfs(handle, l);
+	}
+	return ret;
 }
 
 #endif /* MPICHAN_REGION_HELPERS_H */
