@@ -4,7 +4,8 @@
  * /dev/mpichan (Documentation/uapi.md, "Registered regions").
  *
  * The memory domain registers a buffer as a region (REGION_REG); its
- * remote key carries the region's handle, key and base address.  The
+ * remote key carries the region's handle, key and base address (rkey.c
+ * unpacks it, and maps the peer's region for rkey_ptr).  The
  * interface does get_zcopy and put_zcopy by REGION_COPY: one ioctl per
  * segment, the local side an iovec of up to UCT_SM_MAX_IOV pieces.  The
  * rest (segmenting, the TX arbiter, flush, reachability by boot id and
@@ -35,6 +36,8 @@
 
 #include <linux/mpichan.h>
 
+#include "uct_mpichan.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -49,8 +52,6 @@
 #ifndef MPICHAN_UCX_VERSION
 #error "MPICHAN_UCX_VERSION: the version of the UCX source this is built against"
 #endif
-
-#define UCT_MPICHAN_DEV "/dev/mpichan"
 
 extern uct_component_t uct_mpichan_component;
 
@@ -69,15 +70,8 @@ typedef struct uct_mpichan_md_config {
 	ucs_ternary_auto_value_t rcache_enable;
 	uct_md_rcache_config_t rcache;
 	int rkey_ptr;
+	unsigned map_cache;
 } uct_mpichan_md_config_t;
-
-/* A registration (memh) and, packed, a remote key: what a peer needs. */
-typedef struct uct_mpichan_key {
-	uint64_t handle;
-	uint64_t key;
-	uint64_t address;		/* the region's first byte, owner's VA */
-	uint64_t length;
-} uct_mpichan_key_t;
 
 /* A region in the registration cache; its key is the memh. */
 typedef struct uct_mpichan_rcache_region {
@@ -97,6 +91,10 @@ static ucs_config_field_t uct_mpichan_md_config_table[] = {
 	{"RKEY_PTR", "y", "Offer a pointer to a peer's region mapped into this "
 	 "process (REGION_MAP), so that UCX copies with loads and stores",
 	 ucs_offsetof(uct_mpichan_md_config_t, rkey_ptr), UCS_CONFIG_TYPE_BOOL},
+	{"MAP_CACHE", "64", "How many mappings of peers' regions to keep while "
+	 "no message uses them, so that a buffer sent again is not mapped "
+	 "again (0: unmap after every message)",
+	 ucs_offsetof(uct_mpichan_md_config_t, map_cache), UCS_CONFIG_TYPE_UINT},
 	{NULL}
 };
 
@@ -334,141 +332,6 @@ uct_mpichan_mkey_pack(uct_md_h md, uct_mem_h memh,
 	return UCS_OK;
 }
 
-/* A peer's key, unpacked; mapped on the first rkey_ptr. */
-typedef struct uct_mpichan_rkey {
-	uct_mpichan_key_t k;
-	uint64_t map_start;		/* region offset of the mapping */
-	uint64_t map_len;
-	void *map;			/* published last, NULL until mapped */
-} uct_mpichan_rkey_t;
-
-/* The fd remote regions are mapped through (one per process). */
-static int uct_mpichan_map_fd = -1;
-
-static int uct_mpichan_get_map_fd(void)
-{
-	int fd = __atomic_load_n(&uct_mpichan_map_fd, __ATOMIC_ACQUIRE);
-	int none = -1;
-
-	if (fd >= 0)
-		return fd;
-	fd = open(UCT_MPICHAN_DEV, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (!__atomic_compare_exchange_n(&uct_mpichan_map_fd, &none, fd, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		close(fd);
-		fd = none;
-	}
-	return fd;
-}
-
-static ucs_status_t uct_mpichan_rkey_unpack(uct_component_t *component,
-					    const void *buffer,
-					    uct_rkey_t *rkey_p, void **handle_p)
-{
-	uct_mpichan_rkey_t *r;
-
-	(void)component;
-	r = ucs_calloc(1, sizeof(*r), "uct_mpichan_rkey");
-	if (!r)
-		return UCS_ERR_NO_MEMORY;
-	memcpy(&r->k, buffer, sizeof(r->k));
-	*handle_p = NULL;
-	*rkey_p   = (uintptr_t)r;
-	return UCS_OK;
-}
-
-/* Map the whole region: REGION_MAP, then mmap() of what it allows. */
-static ucs_status_t uct_mpichan_rkey_map(uct_mpichan_rkey_t *r)
-{
-	struct mpichan_region_map m;
-	int fd = uct_mpichan_get_map_fd(), prot = PROT_READ | PROT_WRITE;
-	void *p, *none = NULL;
-
-	if (fd < 0)
-		return UCS_ERR_UNREACHABLE;
-	memset(&m, 0, sizeof(m));
-	m.handle = r->k.handle;
-	m.key    = r->k.key;
-	m.flags  = MPICHAN_REGION_WRITE;
-	if (ioctl(fd, MPICHAN_IOC_REGION_MAP, &m) < 0) {
-		/* A read-only region maps read-only. */
-		m.flags = 0;
-		prot    = PROT_READ;
-		if (errno != EACCES || ioctl(fd, MPICHAN_IOC_REGION_MAP, &m) < 0) {
-			ucs_debug("uct_mpichan: REGION_MAP %llu: %m",
-				  (unsigned long long)r->k.handle);
-			return UCS_ERR_UNREACHABLE;
-		}
-	}
-	p = mmap(NULL, m.map_len, prot, MAP_SHARED, fd, m.offset);
-	if (p == MAP_FAILED) {
-		ucs_debug("uct_mpichan: mmap of region %llu: %m",
-			  (unsigned long long)r->k.handle);
-		return UCS_ERR_UNREACHABLE;
-	}
-	ucs_debug("uct_mpichan: mapped region %llu (%llu bytes) at %p",
-		  (unsigned long long)r->k.handle,
-		  (unsigned long long)m.map_len, p);
-	r->map_start = m.map_start;
-	r->map_len   = m.map_len;
-	if (!__atomic_compare_exchange_n(&r->map, &none, p, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
-		munmap(p, m.map_len);	/* another thread won */
-	return UCS_OK;
-}
-
-static ucs_status_t uct_mpichan_rkey_ptr(uct_component_t *component,
-					 uct_rkey_t rkey, void *handle,
-					 uint64_t remote_addr, void **local_p)
-{
-	uct_mpichan_rkey_t *r = (uct_mpichan_rkey_t *)rkey;
-	ucs_status_t status;
-	uint64_t off;
-	char *base;
-
-	(void)component;
-	(void)handle;
-	base = __atomic_load_n(&r->map, __ATOMIC_ACQUIRE);
-	if (!base) {
-		status = uct_mpichan_rkey_map(r);
-		if (status != UCS_OK)
-			return status;
-		base = __atomic_load_n(&r->map, __ATOMIC_ACQUIRE);
-	}
-	/* Registrations are whole pages, so the mapping shows all of the
-	 * region; UCX reads past remote_addr without saying how far, so a
-	 * region not mapped whole is refused. */
-	off = remote_addr - r->k.address;
-	if (r->map_start != 0 || r->map_len != r->k.length ||
-	    remote_addr < r->k.address || off >= r->map_len) {
-		ucs_debug("uct_mpichan: region %llu mapped %llu+%llu of %llu, "
-			  "address 0x%llx: no pointer",
-			  (unsigned long long)r->k.handle,
-			  (unsigned long long)r->map_start,
-			  (unsigned long long)r->map_len,
-			  (unsigned long long)r->k.length,
-			  (unsigned long long)remote_addr);
-		return UCS_ERR_INVALID_ADDR;
-	}
-	*local_p = base + off;
-	return UCS_OK;
-}
-
-static ucs_status_t uct_mpichan_rkey_release(uct_component_t *component,
-					     uct_rkey_t rkey, void *handle)
-{
-	uct_mpichan_rkey_t *r = (uct_mpichan_rkey_t *)rkey;
-
-	(void)component;
-	(void)handle;
-	if (r->map)
-		munmap(r->map, r->map_len);
-	ucs_free(r);
-	return UCS_OK;
-}
-
 static void uct_mpichan_md_close(uct_md_h uct_md)
 {
 	uct_mpichan_md_t *md = ucs_derived_of(uct_md, uct_mpichan_md_t);
@@ -532,6 +395,7 @@ static ucs_status_t uct_mpichan_md_open(uct_component_t *component,
 	md->fd              = fd;
 	md->rcache          = NULL;
 	md->rkey_ptr        = cfg->rkey_ptr;
+	uct_mpichan_map_cache_limit(cfg->map_cache);
 	/* Pinning: a fixed part and a part per byte (4 KiB pages). */
 	md->reg_cost        = ucs_linear_func_make(1500e-9, 0.01e-9);
 	if (cfg->rcache_enable != UCS_NO) {
@@ -623,7 +487,7 @@ static ucs_status_t uct_mpichan_ep_tx(uct_ep_h tl_ep, const uct_iov_t *iov,
 {
 	uct_base_iface_t *iface = ucs_derived_of(tl_ep->iface, uct_base_iface_t);
 	uct_mpichan_md_t *md = ucs_derived_of(iface->md, uct_mpichan_md_t);
-	const uct_mpichan_key_t *k = &((const uct_mpichan_rkey_t *)rkey)->k;
+	const uct_mpichan_key_t *k = uct_mpichan_rkey_key(rkey);
 	struct iovec local[UCT_SM_MAX_IOV];
 	size_t cnt = UCT_SM_MAX_IOV, total;
 	struct mpichan_region_copy c;
@@ -809,6 +673,5 @@ static void UCS_F_DTOR uct_mpichan_cleanup(void)
 		return;
 	uct_tl_unregister(&UCT_TL_NAME(mpichan));
 	uct_component_unregister(&uct_mpichan_component);
-	if (uct_mpichan_map_fd >= 0)
-		close(uct_mpichan_map_fd);
+	uct_mpichan_map_cache_cleanup();
 }

@@ -15,10 +15,12 @@
 #   - afterwards no region is left and no region page stays pinned.
 #   - Debian's MPICH (ch4:ucx) runs selftests/ucx/mpi_xfer (built here
 #     with mpicc.mpich: 64 KiB to 1 MiB both ways, every byte checked)
-#     with UCX_TLS=posix,mpichan,self: by mapped regions (UCX's debug log
-#     shows the transport mapping a peer's region for each of the 12
-#     messages), and with UCX_MPICHAN_RKEY_PTR=n by region copies
-#     (region_bytes_in/out grew by at least what was sent);
+#     with UCX_TLS=posix,mpichan,self: by mapped regions (4 rounds, 24
+#     messages: UCX's debug log shows the transport mapping a peer's
+#     region or reusing its cached mapping for each, some of each, the
+#     even rounds reusing; with UCX_MPICHAN_MAP_CACHE=0 a mapping for
+#     each and no reuse), and with UCX_MPICHAN_RKEY_PTR=n by region
+#     copies (region_bytes_in/out grew by at least what was sent);
 #   - Debian's Open MPI, forced to pml ucx, runs the same program (built
 #     with mpicc.openmpi) over mpichan by mapped regions;
 # Always:
@@ -43,7 +45,7 @@ if ! command -v ucx_perftest > /dev/null || [ ! -f "$lib" ] || [ ! -f "$badver" 
 fi
 if [ -e /dev/mpichan ] && [ -r "$stats" ]; then
 	mode=module
-	echo "1..12"
+	echo "1..13"
 else
 	mode=fallback
 	echo "1..3"
@@ -66,7 +68,7 @@ fi
 mpich() {
 	local name=$1
 	shift
-	timeout 300 mpiexec.mpich -n 2 -genv LD_PRELOAD "$lib" "$@" "$xfer" 2 1048576 \
+	timeout 300 mpiexec.mpich -n 2 -genv LD_PRELOAD "$lib" "$@" "$xfer" "${rounds:-2}" 1048576 \
 		> "$tmp/$name.out" 2> "$tmp/$name.err" && grep -qx ok "$tmp/$name.out" && return 0
 	sed 's/^/# /' "$tmp/$name.out" "$tmp/$name.err"
 	return 1
@@ -132,6 +134,7 @@ if [ "$mode" = module ]; then
 	sent=$((2 * 2 * (65536 + 262144 + 1048576)))
 	if [ -z "$xfer" ]; then
 		ok "MPICH over mpichan, mapped # SKIP no mpicc.mpich"
+		ok "MPICH over mpichan, mapped, UCX_MPICHAN_MAP_CACHE=0 # SKIP no mpicc.mpich"
 		ok "MPICH over mpichan, copied # SKIP no mpicc.mpich"
 	else
 		# region_maps counts mappings alive, gone with the job: the
@@ -139,16 +142,32 @@ if [ "$mode" = module ]; then
 		# stdout by default, where a line of it once split rank 0's "ok"
 		# ("ok[1795814456.40] ... DEBUG close ep"): one log file per
 		# process instead.
-		if mpich map -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug \
+		# 4 rounds: the even ones from the buffer sent before, whose
+		# region the receiver's mapping cache still holds.
+		if rounds=4 mpich map -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug \
 			-genv UCX_LOG_FILE "$tmp/map.ucx.%p"; then
 			maps=$(cat "$tmp"/map.ucx.* | grep -c 'uct_mpichan: mapped region')
-			if [ "$maps" -ge 12 ]; then
-				ok "MPICH over mpichan, mapped: data checked, $maps regions mapped"
+			reused=$(cat "$tmp"/map.ucx.* | grep -c 'uct_mpichan: reused the mapping of region')
+			if [ $((maps + reused)) -ge 24 ] && [ "$reused" -ge 1 ] && [ "$maps" -ge 1 ]; then
+				ok "MPICH over mpichan, mapped: data checked, $maps regions mapped, $reused mappings reused"
 			else
-				notok "MPICH over mpichan, mapped: data checked, but $maps regions mapped, want 12"
+				notok "MPICH over mpichan, mapped: data checked, but $maps regions mapped and $reused mappings reused, want 24 in all, some of each"
 			fi
 		else
 			notok "MPICH over mpichan, mapped"
+		fi
+		rm -f "$tmp"/map.ucx.*
+		if rounds=4 mpich nocache -genv UCX_TLS posix,mpichan,self -genv UCX_LOG_LEVEL debug \
+			-genv UCX_LOG_FILE "$tmp/map.ucx.%p" -genv UCX_MPICHAN_MAP_CACHE 0; then
+			maps=$(cat "$tmp"/map.ucx.* | grep -c 'uct_mpichan: mapped region')
+			reused=$(cat "$tmp"/map.ucx.* | grep -c 'uct_mpichan: reused the mapping of region')
+			if [ "$maps" -ge 24 ] && [ "$reused" = 0 ]; then
+				ok "MPICH over mpichan, mapped, UCX_MPICHAN_MAP_CACHE=0: data checked, a mapping per message ($maps)"
+			else
+				notok "MPICH over mpichan, mapped, UCX_MPICHAN_MAP_CACHE=0: $maps regions mapped, $reused reused, want 24 and 0"
+			fi
+		else
+			notok "MPICH over mpichan, mapped, UCX_MPICHAN_MAP_CACHE=0"
 		fi
 		i0=$(stat region_bytes_in); o0=$(stat region_bytes_out)
 		if mpich copy -genv UCX_TLS posix,mpichan,self -genv UCX_MPICHAN_RKEY_PTR n; then
@@ -170,11 +189,12 @@ if [ "$mode" = module ]; then
 		--mca pml ucx --mca opal_common_ucx_tls any --mca opal_common_ucx_devices any \
 		"$oxfer" 2 1048576 > "$tmp/ompi.out" 2>&1 && grep -qx ok "$tmp/ompi.out"; then
 		maps=$(cat "$tmp"/ompi.ucx.* | grep -c 'uct_mpichan: mapped region')
+		reused=$(cat "$tmp"/ompi.ucx.* | grep -c 'uct_mpichan: reused the mapping of region')
 		# Open MPI sends 64 KiB eagerly: 8 of the 12 by rendezvous.
-		if [ "$maps" -ge 8 ]; then
-			ok "Open MPI over mpichan, mapped: data checked, $maps regions mapped"
+		if [ "$maps" -ge 1 ] && [ $((maps + reused)) -ge 8 ]; then
+			ok "Open MPI over mpichan, mapped: data checked, $maps regions mapped, $reused mappings reused"
 		else
-			notok "Open MPI over mpichan, mapped: data checked, but $maps regions mapped, want 8"
+			notok "Open MPI over mpichan, mapped: data checked, but $maps regions mapped and $reused reused, want 8 in all"
 		fi
 	else
 		grep -v DEBUG "$tmp/ompi.out" | tail -20 | sed 's/^/# /'
