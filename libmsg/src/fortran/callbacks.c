@@ -11,7 +11,9 @@
  * MPI_F_sync_reg; and the predefined callbacks a Fortran program names
  * (MPI_COMM_NULL_COPY_FN, MPI_COMM_DUP_FN, ...).
  *
- * Each entry is pmpi_x_ with mpi_x_ its weak alias, as generated ones.
+ * Each entry is pmpi_x_ with mpi_x_ its weak alias, as generated ones,
+ * and, for those in mpi_f08, mpi_x_f08_ and pmpi_x_f08_ too: mpi_f08's
+ * specific procedures MPI_X_f08 (MPI-4.0's names) reach the same entry.
  */
 
 #include <pthread.h>
@@ -56,6 +58,8 @@ void pmpi_op_create_(fproc user_fn, MPI_Fint *commute, MPI_Fint *op,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_op_create_ = pmpi_op_create_
+#pragma weak mpi_op_create_f08_ = pmpi_op_create_
+#pragma weak pmpi_op_create_f08_ = pmpi_op_create_
 
 /* ---- Error handlers ----------------------------------------------------------- */
 
@@ -101,6 +105,8 @@ void pmpi_comm_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 	errh_made(rc, c, errhandler, ierror);
 }
 #pragma weak mpi_comm_create_errhandler_ = pmpi_comm_create_errhandler_
+#pragma weak mpi_comm_create_errhandler_f08_ = pmpi_comm_create_errhandler_
+#pragma weak pmpi_comm_create_errhandler_f08_ = pmpi_comm_create_errhandler_
 
 void pmpi_errhandler_create_(fproc fn, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_errhandler_create_(fproc fn, MPI_Fint *errhandler, MPI_Fint *ierror)
@@ -121,6 +127,8 @@ void pmpi_session_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 	errh_made(rc, c, errhandler, ierror);
 }
 #pragma weak mpi_session_create_errhandler_ = pmpi_session_create_errhandler_
+#pragma weak mpi_session_create_errhandler_f08_ = pmpi_session_create_errhandler_
+#pragma weak pmpi_session_create_errhandler_f08_ = pmpi_session_create_errhandler_
 
 void pmpi_win_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 				 MPI_Fint *ierror);
@@ -134,6 +142,8 @@ void pmpi_win_create_errhandler_(fproc fn, MPI_Fint *errhandler,
 	errh_made(rc, c, errhandler, ierror);
 }
 #pragma weak mpi_win_create_errhandler_ = pmpi_win_create_errhandler_
+#pragma weak mpi_win_create_errhandler_f08_ = pmpi_win_create_errhandler_
+#pragma weak pmpi_win_create_errhandler_f08_ = pmpi_win_create_errhandler_
 
 /* ---- Keyvals ------------------------------------------------------------------- */
 
@@ -277,6 +287,8 @@ void pmpi_comm_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_comm_create_keyval_ = pmpi_comm_create_keyval_
+#pragma weak mpi_comm_create_keyval_f08_ = pmpi_comm_create_keyval_
+#pragma weak pmpi_comm_create_keyval_f08_ = pmpi_comm_create_keyval_
 
 void pmpi_keyval_create_(fproc copy, fproc del, MPI_Fint *keyval,
 			 MPI_Fint *extra_state, MPI_Fint *ierror);
@@ -303,6 +315,8 @@ void pmpi_type_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_type_create_keyval_ = pmpi_type_create_keyval_
+#pragma weak mpi_type_create_keyval_f08_ = pmpi_type_create_keyval_
+#pragma weak pmpi_type_create_keyval_f08_ = pmpi_type_create_keyval_
 
 void pmpi_win_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
 			     MPI_Aint *extra_state, MPI_Fint *ierror);
@@ -316,6 +330,8 @@ void pmpi_win_create_keyval_(fproc copy, fproc del, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_win_create_keyval_ = pmpi_win_create_keyval_
+#pragma weak mpi_win_create_keyval_f08_ = pmpi_win_create_keyval_
+#pragma weak pmpi_win_create_keyval_f08_ = pmpi_win_create_keyval_
 
 /*
  * Attribute values: what Fortran set is the value itself; the
@@ -351,6 +367,8 @@ void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *keyval,
 	set_ierror(ierror, comm_get_attr(comm, keyval, attribute_val, flag));
 }
 #pragma weak mpi_comm_get_attr_ = pmpi_comm_get_attr_
+#pragma weak mpi_comm_get_attr_f08_ = pmpi_comm_get_attr_
+#pragma weak pmpi_comm_get_attr_f08_ = pmpi_comm_get_attr_
 
 void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val,
 		    MPI_Fint *flag, MPI_Fint *ierror);
@@ -384,6 +402,8 @@ void pmpi_type_get_attr_(MPI_Fint *datatype, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_type_get_attr_ = pmpi_type_get_attr_
+#pragma weak mpi_type_get_attr_f08_ = pmpi_type_get_attr_
+#pragma weak pmpi_type_get_attr_f08_ = pmpi_type_get_attr_
 
 /*
  * A window's: MPI_WIN_BASE is the base address itself, MPI_WIN_SIZE a
@@ -414,6 +434,8 @@ void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *keyval,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_win_get_attr_ = pmpi_win_get_attr_
+#pragma weak mpi_win_get_attr_f08_ = pmpi_win_get_attr_
+#pragma weak pmpi_win_get_attr_f08_ = pmpi_win_get_attr_
 
 /* ---- MPI_Grequest_start ---------------------------------------------------------- */
 
@@ -483,6 +505,8 @@ void pmpi_grequest_start_(fproc query, fproc freefn, fproc cancel,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_grequest_start_ = pmpi_grequest_start_
+#pragma weak mpi_grequest_start_f08_ = pmpi_grequest_start_
+#pragma weak pmpi_grequest_start_f08_ = pmpi_grequest_start_
 
 /* ---- Strings C sizes ------------------------------------------------------------ */
 
@@ -523,6 +547,8 @@ void pmpi_info_get_string_(MPI_Fint *info, const char *key, MPI_Fint *buflen,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_info_get_string_ = pmpi_info_get_string_
+#pragma weak mpi_info_get_string_f08_ = pmpi_info_get_string_
+#pragma weak pmpi_info_get_string_f08_ = pmpi_info_get_string_
 
 void pmpi_session_get_nth_pset_(MPI_Fint *session, MPI_Fint *info,
 				MPI_Fint *n, MPI_Fint *pset_len,
@@ -556,6 +582,8 @@ void pmpi_session_get_nth_pset_(MPI_Fint *session, MPI_Fint *info,
 	set_ierror(ierror, rc);
 }
 #pragma weak mpi_session_get_nth_pset_ = pmpi_session_get_nth_pset_
+#pragma weak mpi_session_get_nth_pset_f08_ = pmpi_session_get_nth_pset_
+#pragma weak pmpi_session_get_nth_pset_f08_ = pmpi_session_get_nth_pset_
 
 /* ---- The rest ------------------------------------------------------------------- */
 
@@ -586,6 +614,8 @@ void pmpi_pcontrol_(MPI_Fint *level)
 	PMPI_Pcontrol(*level);
 }
 #pragma weak mpi_pcontrol_ = pmpi_pcontrol_
+#pragma weak mpi_pcontrol_f08_ = pmpi_pcontrol_
+#pragma weak pmpi_pcontrol_f08_ = pmpi_pcontrol_
 
 /*
  * MPI_F_sync_reg: a call the compiler cannot see into, so that it keeps
