@@ -574,6 +574,19 @@ static inline int mc_drop_cap(cap_value_t cap)
 	return ret;
 }
 
+/* Is the capability in our effective set? */
+static inline int mc_have_cap(cap_value_t cap)
+{
+	cap_flag_value_t v = CAP_CLEAR;
+	cap_t c = cap_get_proc();
+
+	if (!c)
+		return 0;
+	cap_get_flag(c, cap, CAP_EFFECTIVE, &v);
+	cap_free(c);
+	return v == CAP_SET;
+}
+
 /* ---- payload patterns ---------------------------------------------- */
 
 static inline unsigned char mc_pattern(uint32_t seq, uint32_t i)

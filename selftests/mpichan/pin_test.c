@@ -36,25 +36,13 @@ FIXTURE_TEARDOWN(pin)
 		EXPECT_EQ(0, mc_stat("pinned_pages"));
 }
 
-static int have_cap(cap_value_t cap)
-{
-	cap_flag_value_t v = CAP_CLEAR;
-	cap_t c = cap_get_proc();
-
-	if (!c)
-		return 0;
-	cap_get_flag(c, cap, CAP_EFFECTIVE, &v);
-	cap_free(c);
-	return v == CAP_SET;
-}
-
 static void child_limit(int keep_cap)
 {
 	struct rlimit rl = { LIMIT, LIMIT };
 
 	if (!keep_cap)
 		CHILD_CHECK(mc_drop_cap(CAP_IPC_LOCK) == 0);
-	CHILD_CHECK(have_cap(CAP_IPC_LOCK) == keep_cap);
+	CHILD_CHECK(mc_have_cap(CAP_IPC_LOCK) == keep_cap);
 	CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
 }
 
@@ -177,7 +165,7 @@ TEST_F(pin, memlock_limit_enomem)
 {
 	if (_metadata->skip)
 		return;
-	if (getuid() != 0 || !have_cap(CAP_IPC_LOCK))
+	if (getuid() != 0 || !mc_have_cap(CAP_IPC_LOCK))
 		SKIP(return, "needs root with CAP_IPC_LOCK to drop it");
 	EXPECT_EQ(0, run_child(child_over_limit));
 }
@@ -186,7 +174,7 @@ TEST_F(pin, memlock_accounting)
 {
 	if (_metadata->skip)
 		return;
-	if (getuid() != 0 || !have_cap(CAP_IPC_LOCK))
+	if (getuid() != 0 || !mc_have_cap(CAP_IPC_LOCK))
 		SKIP(return, "needs root with CAP_IPC_LOCK to drop it");
 	EXPECT_EQ(0, run_child(child_accounting));
 }
@@ -195,7 +183,7 @@ TEST_F(pin, cap_ipc_lock_lifts_limit)
 {
 	if (_metadata->skip)
 		return;
-	if (!have_cap(CAP_IPC_LOCK))
+	if (!mc_have_cap(CAP_IPC_LOCK))
 		SKIP(return, "needs CAP_IPC_LOCK");
 	EXPECT_EQ(0, run_child(child_with_cap));
 }

@@ -340,18 +340,6 @@ TEST_F(pc, madvise_dontneed_between_sends)
 	xf_free(sb, LEN);
 }
 
-static int have_cap_ipc_lock(void)
-{
-	cap_flag_value_t v = CAP_CLEAR;
-	cap_t c = cap_get_proc();
-
-	if (!c)
-		return 0;
-	cap_get_flag(c, CAP_IPC_LOCK, CAP_EFFECTIVE, &v);
-	cap_free(c);
-	return v == CAP_SET;
-}
-
 /*
  * RLIMIT_MEMLOCK of 16 pages, buffers of 12: a cached buffer stays
  * charged, so a second one fits only when the first gives way, and
@@ -369,7 +357,7 @@ static void child_memlock(void)
 	struct xf x;
 
 	CHILD_CHECK(mc_drop_cap(CAP_IPC_LOCK) == 0);
-	CHILD_CHECK(!have_cap_ipc_lock());
+	CHILD_CHECK(!mc_have_cap(CAP_IPC_LOCK));
 	CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
 	CHILD_CHECK(a && b && rb);
 	x.pin_cache = 0;
@@ -418,7 +406,7 @@ TEST_F(pc, memlock_limit_with_cached_entries)
 	pid_t pid;
 
 	XF_BODY();
-	if (getuid() != 0 || !have_cap_ipc_lock())
+	if (getuid() != 0 || !mc_have_cap(CAP_IPC_LOCK))
 		SKIP(return, "needs root with CAP_IPC_LOCK to drop it");
 	pid = fork();
 	ASSERT_LE(0, pid);

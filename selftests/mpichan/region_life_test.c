@@ -551,18 +551,6 @@ TEST_F_TIMEOUT(reg, owner_killed_during_a_copy, 120)
 
 /* ---- RLIMIT_MEMLOCK ------------------------------------------------------ */
 
-static int have_cap(cap_value_t cap)
-{
-	cap_flag_value_t v = CAP_CLEAR;
-	cap_t c = cap_get_proc();
-
-	if (!c)
-		return 0;
-	cap_get_flag(c, cap, CAP_EFFECTIVE, &v);
-	cap_free(c);
-	return v == CAP_SET;
-}
-
 static int child_memlock(void *p)
 {
 	struct rlimit rl = { 16 * RG_PAGE, 16 * RG_PAGE };
@@ -618,7 +606,7 @@ static int child_memlock_cap(void *p)
 TEST_F(reg, memlock_limit)
 {
 	XF_BODY();
-	if (getuid() != 0 || !have_cap(CAP_IPC_LOCK))
+	if (getuid() != 0 || !mc_have_cap(CAP_IPC_LOCK))
 		SKIP(return, "needs root with CAP_IPC_LOCK to drop it");
 	EXPECT_EQ(0, run_child(child_memlock, NULL));
 	EXPECT_EQ(0, rg_settled("pinned_pages", 0));
