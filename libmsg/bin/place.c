@@ -115,12 +115,36 @@ static hwloc_obj_t thread_of(hwloc_obj_t o, int k)
 					core->cpuset, HWLOC_OBJ_PU)));
 }
 
+/*
+ * hwloc loads every plugin it finds when the first topology is made:
+ * Debian's build has PCI, OpenCL, GL and libxml2 ones, each with the
+ * libraries it pulls in, and placement needs none of them (CPUs and
+ * NUMA nodes only).  Keep them out, unless the user said which to keep
+ * out, and give the ranks the environment as it was: a rank's own hwloc
+ * may want its GPUs.  Loading the topology takes about 2 ms instead of
+ * 5 on a real CPU, 0.15 s instead of 0.7 under emulation.
+ */
+#define PLACE_PLUGINS_OUT "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda," \
+	"hwloc_nvml,hwloc_rsmi,hwloc_levelzero,hwloc_xml_libxml"
+
+static int load_topology(void)
+{
+	int own = !getenv("HWLOC_PLUGINS_BLACKLIST"), err;
+
+	if (own && setenv("HWLOC_PLUGINS_BLACKLIST", PLACE_PLUGINS_OUT, 1))
+		return -1;
+	err = hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0;
+	if (own)
+		unsetenv("HWLOC_PLUGINS_BLACKLIST");
+	return err ? -1 : 0;
+}
+
 void place_plan(const struct place_opts *o, int nranks)
 {
 	enum place_level map = o->map, bind = o->bind;
 	int r, n, cores;
 
-	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0)
+	if (load_topology() < 0)
 		fail("hwloc cannot read this machine's topology");
 	where = calloc((size_t)nranks, sizeof(*where));
 	bound = calloc((size_t)nranks, sizeof(*bound));

@@ -13,6 +13,7 @@ cases() {
 	echo "socket-2 --map-by socket --bind-to core (-n 2)"
 	echo "report-3 --report-bindings, a line per rank (-n 3)"
 	echo "bogus-1 --bind-to bogus refused (-n 1)"
+	echo "plugins-2 hwloc's I/O and GPU plugins left out, not the user's choice (-n 2)"
 }
 
 run_case() {
@@ -36,6 +37,23 @@ run_case() {
 		t_failed "--bind-to bogus"
 		t_said "use hwthread, core, numa, socket or none" "--bind-to bogus"
 		return ;;
+	plugins)
+		# mpiexec keeps hwloc's PCI, GPU and XML plugins out (it
+		# reads only CPUs and NUMA nodes), and out of the ranks'
+		# environment; a blacklist of the user's own goes through.
+		ls /usr/lib/*/hwloc/hwloc_pci.so > /dev/null 2>&1 ||
+			t_skip "hwloc's plugins are not installed"
+		t_job 60 HWLOC_PLUGINS_VERBOSE=1 -n "$np" /usr/bin/env
+		t_status 0 "plugins left out"
+		t_said "Plugin .hwloc_pci' is blacklisted" "mpiexec's own choice"
+		! grep -q "^HWLOC_PLUGINS_BLACKLIST=" "$T_OUT" ||
+			t_fail "the ranks got mpiexec's blacklist"
+		t_job 60 HWLOC_PLUGINS_VERBOSE=1 HWLOC_PLUGINS_BLACKLIST=hwloc_gl \
+			-n "$np" /usr/bin/env
+		t_said "Plugin .hwloc_gl' is blacklisted" "the user's choice"
+		t_said "^HWLOC_PLUGINS_BLACKLIST=hwloc_gl$" "the user's choice"
+		! grep -q "Plugin .hwloc_pci' is blacklisted" "$T_OUT" ||
+			t_fail "the user's choice overridden" ;;
 	*) t_fail "no case $1"; return ;;
 	esac
 	t_status 0 "$1"
