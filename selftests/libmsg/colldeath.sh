@@ -11,10 +11,10 @@
 
 cases() {
 	local np
-	for np in 2 3 4 8; do
+	for np in $(t_counts 2 3 4 8); do
 		echo "$np a peer dies, collectives fail (-n $np)"
 	done
-	for np in 3 8; do
+	for np in $(t_counts 3 8); do
 		echo "messages-$np a peer dies, collectives fail (messages) (-n $np)"
 	done
 }

@@ -8,7 +8,7 @@
 
 cases() {
 	local np
-	for np in 2 3 4 8; do
+	for np in $(t_counts 2 3 4 8); do
 		echo "$np a peer dies, wildcard and named receives fail (-n $np)"
 	done
 }

@@ -18,7 +18,7 @@ ways() {
 cases() {
 	local how np
 	for how in $(ways); do
-		for np in 1 3 8; do
+		for np in $(t_counts 1 3 8); do
 			echo "$how-$np profiler $how, every call seen once (-n $np)"
 		done
 	done
