@@ -9,10 +9,8 @@
  *
  * The large-count calls that cannot honour a count beyond an int say
  * so, MPI_ERR_COUNT with a message naming the limit, and move nothing
- * (the buffers they are given are a few bytes): the nonblocking and
- * persistent reductions (Ireduce_c, Reduce_init_c, Iallreduce_c,
- * Allreduce_init_c, Iscan_c, Scan_init_c, Iexscan_c, Exscan_init_c,
- * Reduce_scatter_block_c and its I and _init forms), Reduce_scatter_c
+ * (the buffers they are given are a few bytes): Reduce_scatter_block_c
+ * and its I and _init forms, Reduce_scatter_c
  * with a count beyond an int (all three forms), Alltoallw_c with a byte
  * displacement beyond an int, Type_create_subarray_c and
  * Type_create_darray_c with a size beyond an int.
@@ -128,23 +126,6 @@ static void limits(void)
 	int psize = 1;
 	MPI_Count sz[2] = { big, 4 }, sub[2] = { 1, 1 }, st[2] = { 0, 0 };
 
-	limit(MPI_Ireduce_c(s, r, big, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, &q),
-	      "MPI_Ireduce_c of 2^31");
-	limit(MPI_Reduce_init_c(s, r, big, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD,
-				MPI_INFO_NULL, &q), "MPI_Reduce_init_c of 2^31");
-	limit(MPI_Iallreduce_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q),
-	      "MPI_Iallreduce_c of 2^31");
-	limit(MPI_Allreduce_init_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
-				   MPI_INFO_NULL, &q),
-	      "MPI_Allreduce_init_c of 2^31");
-	limit(MPI_Iscan_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q),
-	      "MPI_Iscan_c of 2^31");
-	limit(MPI_Scan_init_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
-			      MPI_INFO_NULL, &q), "MPI_Scan_init_c of 2^31");
-	limit(MPI_Iexscan_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q),
-	      "MPI_Iexscan_c of 2^31");
-	limit(MPI_Exscan_init_c(s, r, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
-				MPI_INFO_NULL, &q), "MPI_Exscan_init_c of 2^31");
 	limit(MPI_Reduce_scatter_block_c(s, r, big, MPI_INT, MPI_SUM,
 					 MPI_COMM_WORLD),
 	      "MPI_Reduce_scatter_block_c of 2^31");

@@ -11,11 +11,19 @@
  *     (the counts in a unit of 8 bytes, their greatest common divisor);
  *   - MPI_Allreduce_c in place (MPI_BXOR on MPI_UNSIGNED_CHAR): every
  *     byte the XOR of both ranks';
+ *   - the same with user ops: one of MPI_Op_create, whose function takes
+ *     an int count (libmsg calls it on slices, none above INT_MAX, all
+ *     N elements in all), and, persistent (MPI_Allreduce_init_c,
+ *     started twice), one of MPI_Op_create_c;
+ *   - MPI_Iallreduce_c with a small MPI_Ibcast started beside it, and
+ *     MPI_Ireduce_c to rank 0;
  *   - one-sided, into rank 1's MPI_Win_allocate_c window: MPI_Put_c,
  *     MPI_Accumulate_c (MPI_BXOR on MPI_UNSIGNED_CHAR), MPI_Get_c.
  * Each rank holds one buffer of N bytes at a time (about 2 GiB).
  * Natively only: the VM has too little memory.
  */
+#include <limits.h>
+
 #include "test.h"
 
 #define N (((MPI_Count)1 << 31) + 4104)	/* bytes, a multiple of 8 */
@@ -37,6 +45,127 @@ static MPI_Count bad(const uint64_t *w, MPI_Count n, uint64_t seed)
 		if (w[i] != ((uint64_t)i * 0x9e3779b97f4a7c15ULL ^ seed))
 			return i;
 	return -1;
+}
+
+/* The user ops' XOR, and what their calls covered. */
+static MPI_Count user_elems, user_max;
+
+static void xor_bytes(const void *in, void *inout, MPI_Count n)
+{
+	const uint64_t *a = in;
+	uint64_t *b = inout;
+	MPI_Count i;
+
+	for (i = 0; i < n / 8; i++)
+		b[i] ^= a[i];
+	for (i = n & ~(MPI_Count)7; i < n; i++)
+		((unsigned char *)inout)[i] ^= ((const unsigned char *)in)[i];
+	user_elems += n;
+	if (n > user_max)
+		user_max = n;
+}
+
+static void xor_int(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	(void)dt;
+	xor_bytes(in, inout, *len);
+}
+
+static void xor_count(void *in, void *inout, MPI_Count *len,
+		      MPI_Datatype *dt)
+{
+	(void)dt;
+	xor_bytes(in, inout, *len);
+}
+
+/* Rank 1's words are rank 0's, multiplied: their XOR is known. */
+static void xor_fill(uint64_t *buf)
+{
+	MPI_Count at;
+
+	fill(buf, N, 3);
+	if (t_rank == 1)
+		for (at = 0; at < N / 8; at++)
+			buf[at] *= 0x2545f4914f6cdd1dULL;
+}
+
+static void xor_check(const uint64_t *buf, const char *what)
+{
+	MPI_Count at;
+	uint64_t x;
+
+	for (at = 0; at < N / 8; at++) {
+		x = (uint64_t)at * 0x9e3779b97f4a7c15ULL ^ 3;
+		if (buf[at] != (x ^ x * 0x2545f4914f6cdd1dULL))
+			break;
+	}
+	CHECK(at == N / 8, "%s: word %lld differs", what, at);
+}
+
+enum how { BLOCKING, NONBLOCKING, PERSISTENT };
+
+/*
+ * Allreduce in place with op, every word to come out as the XOR of the
+ * ranks': blocking; nonblocking, with a small broadcast started while
+ * it runs (the slices must keep their place among other collectives);
+ * persistent, started twice.  Its time (the last start's).
+ */
+static double allreduce_xor(uint64_t *buf, MPI_Op op, enum how how,
+			    const char *what)
+{
+	MPI_Request r[2];
+	int k, one = t_rank;
+	double t = 0;
+
+	if (how == PERSISTENT)
+		MPI_OK(MPI_Allreduce_init_c(MPI_IN_PLACE, buf, N,
+					    MPI_UNSIGNED_CHAR, op,
+					    MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
+	for (k = 0; k < (how == PERSISTENT ? 2 : 1); k++) {
+		xor_fill(buf);
+		MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+		t = MPI_Wtime();
+		if (how == BLOCKING) {
+			MPI_OK(MPI_Allreduce_c(MPI_IN_PLACE, buf, N,
+					       MPI_UNSIGNED_CHAR, op,
+					       MPI_COMM_WORLD));
+		} else if (how == NONBLOCKING) {
+			MPI_OK(MPI_Iallreduce_c(MPI_IN_PLACE, buf, N,
+						MPI_UNSIGNED_CHAR, op,
+						MPI_COMM_WORLD, &r[0]));
+			MPI_OK(MPI_Ibcast(&one, 1, MPI_INT, 1, MPI_COMM_WORLD,
+					  &r[1]));
+			MPI_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+			CHECK(one == 1, "the broadcast beside it gave %d", one);
+		} else {
+			MPI_OK(MPI_Start(&r[0]));
+			MPI_OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+		}
+		t = MPI_Wtime() - t;
+		xor_check(buf, what);
+	}
+	if (how == PERSISTENT)
+		MPI_OK(MPI_Request_free(&r[0]));
+	return t;
+}
+
+/* MPI_Ireduce_c to rank 0, in place there. */
+static double ireduce_xor(uint64_t *buf)
+{
+	MPI_Request r;
+	double t;
+
+	xor_fill(buf);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	t = MPI_Wtime();
+	MPI_OK(MPI_Ireduce_c(t_rank == 0 ? MPI_IN_PLACE : buf,
+			     t_rank == 0 ? buf : NULL, N, MPI_UNSIGNED_CHAR,
+			     MPI_BXOR, 0, MPI_COMM_WORLD, &r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	t = MPI_Wtime() - t;
+	if (t_rank == 0)
+		xor_check(buf, "MPI_Ireduce_c");
+	return t;
 }
 
 /*
@@ -99,6 +228,43 @@ static uint64_t *one_sided(uint64_t *buf)
 	return buf;	/* rank 1: NULL */
 }
 
+/*
+ * The user ops: the ranks call them on N elements or more in all (how
+ * the work is shared depends on the algorithm), the MPI_Op_create one
+ * never on more than INT_MAX at once.
+ */
+static void user_ops(uint64_t *buf)
+{
+	MPI_Op op;
+	double t;
+
+	MPI_OK(MPI_Op_create(xor_int, 1, &op));
+	user_elems = user_max = 0;
+	t = allreduce_xor(buf, op, BLOCKING, "MPI_Op_create");
+	MPI_OK(MPI_Op_free(&op));
+	CHECK(user_max <= INT_MAX, "a user function called on %lld elements",
+	      (long long)user_max);
+	MPI_OK(MPI_Allreduce(MPI_IN_PLACE, &user_elems, 1, MPI_COUNT, MPI_SUM,
+			     MPI_COMM_WORLD));
+	CHECK(user_elems >= N, "user function called on %lld elements in all",
+	      (long long)user_elems);
+	if (t_rank == 0)
+		fprintf(stderr, "bigmsg: allreduce, MPI_Op_create op: %.2f s, at most %lld elements a call\n",
+			t, (long long)user_max);
+
+	MPI_OK(MPI_Op_create_c(xor_count, 1, &op));
+	user_elems = user_max = 0;
+	t = allreduce_xor(buf, op, PERSISTENT, "MPI_Allreduce_init_c, MPI_Op_create_c");
+	MPI_OK(MPI_Op_free(&op));
+	MPI_OK(MPI_Allreduce(MPI_IN_PLACE, &user_elems, 1, MPI_COUNT, MPI_SUM,
+			     MPI_COMM_WORLD));
+	CHECK(user_elems >= N, "user function (_c) called on %lld elements in all",
+	      (long long)user_elems);
+	if (t_rank == 0)
+		fprintf(stderr, "bigmsg: persistent allreduce, MPI_Op_create_c op: %.2f s\n",
+			t);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env;
@@ -106,7 +272,7 @@ int main(int argc, char **argv)
 	MPI_Status st;
 	MPI_Count c, at;
 	uint64_t x;
-	double t[4];
+	double t[4], tn[2];
 	MPI_Count rc[2];
 	MPI_Aint rd[2];
 	int ic, r;
@@ -181,22 +347,13 @@ int main(int argc, char **argv)
 	CHECK(at < 0, "allgatherv word %lld differs", at);
 	CHECK(buf[N / 8] == 0x5eed5eed5eedULL + 1, "allgatherv: rank 1's block");
 
-	/* Allreduce in place: rank 1's words are rank 0's, multiplied. */
-	fill(buf, N, 3);
-	if (t_rank == 1)
-		for (at = 0; at < N / 8; at++)
-			buf[at] *= 0x2545f4914f6cdd1dULL;
-	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
-	t[2] = MPI_Wtime();
-	MPI_OK(MPI_Allreduce_c(MPI_IN_PLACE, buf, N, MPI_UNSIGNED_CHAR,
-			       MPI_BXOR, MPI_COMM_WORLD));
-	t[2] = MPI_Wtime() - t[2];
-	for (at = 0; at < N / 8; at++) {
-		x = (uint64_t)at * 0x9e3779b97f4a7c15ULL ^ 3;
-		if (buf[at] != (x ^ x * 0x2545f4914f6cdd1dULL))
-			break;
-	}
-	CHECK(at == N / 8, "allreduce word %lld differs", at);
+	t[2] = allreduce_xor(buf, MPI_BXOR, BLOCKING, "MPI_Allreduce_c");
+	user_ops(buf);
+	tn[0] = allreduce_xor(buf, MPI_BXOR, NONBLOCKING, "MPI_Iallreduce_c");
+	tn[1] = ireduce_xor(buf);
+	if (t_rank == 0)
+		fprintf(stderr, "bigmsg: %lld bytes: iallreduce %.2f s, ireduce %.2f s\n",
+			(long long)N, tn[0], tn[1]);
 	if (t_rank == 1)
 		fprintf(stderr, "bigmsg: %lld bytes: send %.2f s, bcast %.2f s, allgatherv %.2f s, allreduce %.2f s\n",
 			(long long)N, t[0], t[1], t[3], t[2]);

@@ -199,6 +199,14 @@ struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm);
 int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 		  struct lm_coll_args *a, MPI_Request *request);
 
+/*
+ * A request (initialised, its sched set) for the next lm_coll_run() to
+ * run its schedule under instead of a new one: a slice of a large-count
+ * reduction (coll_big_red.c), a step of that one's chain.
+ */
+extern __thread struct libmsg_request *lm_coll_into
+	__attribute__((tls_model("initial-exec")));
+
 /* Build s with algo and run it: lm_coll_start without the selection. */
 int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		struct lm_coll_args *a, MPI_Request *request);
@@ -329,6 +337,12 @@ extern __thread struct libmsg_request *lm_pcoll_into
 	__attribute__((tls_model("initial-exec")));
 int lm_pcoll_start(struct libmsg_request *req);
 void lm_pcoll_free(struct lm_pcoll *pc);
+/* A persistent reduction (c: LM_REDUCE, _ALLREDUCE, _SCAN, _EXSCAN) of
+ * a count beyond an int: each start runs its _c I form (coll_big_red.c). */
+int lm_pcoll_big_reduction(const char *fn, enum lm_coll c, const void *sbuf,
+			   void *rbuf, MPI_Count count, MPI_Datatype dt,
+			   MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request);
 /*
  * A large-count _init call's converted arrays (mem, NULLs allowed) and
  * the types it made (MPI_DATATYPE_NULL: none): the request's now,

@@ -101,6 +101,9 @@ int lm_coll_start(struct lm_sched *s, enum lm_coll c, const char *fn,
 	return lm_coll_run(s, lm_coll_select(c, s->comm, a), fn, a, request);
 }
 
+__thread struct libmsg_request *lm_coll_into
+	__attribute__((tls_model("initial-exec")));
+
 int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		struct lm_coll_args *a, MPI_Request *request)
 {
@@ -121,9 +124,15 @@ int lm_coll_run(struct lm_sched *s, lm_algo_fn algo, const char *fn,
 		return lm_error(comm, fn, err, "%s", failure(err));
 	}
 	if (request) {
-		/* MPI_Start of a persistent collective: under its request. */
-		req = lm_pcoll_into ? lm_pcoll_into : lm_req_new(LM_REQ_COLL);
+		/*
+		 * MPI_Start of a persistent collective: under its request;
+		 * a large-count reduction's slice: under the chain's.
+		 */
+		req = lm_pcoll_into ? lm_pcoll_into : lm_coll_into;
 		lm_pcoll_into = NULL;
+		lm_coll_into = NULL;
+		if (!req)
+			req = lm_req_new(LM_REQ_COLL);
 		if (!req) {
 			lm_sched_free(s);
 			return lm_req_nomem(comm, fn);

@@ -37,6 +37,7 @@ struct lm_pcoll {
 	const void *sbuf;
 	void *rbuf;
 	int scount, rcount, root;
+	MPI_Count bcount;		/* a reduction's count beyond an int */
 	MPI_Datatype stype, rtype;	/* reductions: stype */
 	MPI_Op op;
 	uint8_t held_s, held_r;		/* stype, rtype held */
@@ -134,9 +135,16 @@ static int pcoll_call(struct lm_pcoll *pc, MPI_Request *r)
 				      pc->stypes, pc->rbuf, pc->rcounts,
 				      pc->rdispls, pc->rtypes, pc->comm, r);
 	case PC_REDUCE:
+		if (pc->bcount)
+			return MPI_Ireduce_c(pc->sbuf, pc->rbuf, pc->bcount,
+					     pc->stype, pc->op, pc->root,
+					     pc->comm, r);
 		return MPI_Ireduce(pc->sbuf, pc->rbuf, pc->scount, pc->stype,
 				   pc->op, pc->root, pc->comm, r);
 	case PC_ALLREDUCE:
+		if (pc->bcount)
+			return MPI_Iallreduce_c(pc->sbuf, pc->rbuf, pc->bcount,
+						pc->stype, pc->op, pc->comm, r);
 		return MPI_Iallreduce(pc->sbuf, pc->rbuf, pc->scount,
 				      pc->stype, pc->op, pc->comm, r);
 	case PC_REDUCE_SCATTER:
@@ -147,9 +155,15 @@ static int pcoll_call(struct lm_pcoll *pc, MPI_Request *r)
 						 pc->scount, pc->stype, pc->op,
 						 pc->comm, r);
 	case PC_SCAN:
+		if (pc->bcount)
+			return MPI_Iscan_c(pc->sbuf, pc->rbuf, pc->bcount,
+					   pc->stype, pc->op, pc->comm, r);
 		return MPI_Iscan(pc->sbuf, pc->rbuf, pc->scount, pc->stype,
 				 pc->op, pc->comm, r);
 	case PC_EXSCAN:
+		if (pc->bcount)
+			return MPI_Iexscan_c(pc->sbuf, pc->rbuf, pc->bcount,
+					     pc->stype, pc->op, pc->comm, r);
 		return MPI_Iexscan(pc->sbuf, pc->rbuf, pc->scount, pc->stype,
 				   pc->op, pc->comm, r);
 	case PC_NB_ALLGATHER:
@@ -503,6 +517,24 @@ static int reduction_init(const char *fn, enum lm_pc kind,
 	unsigned int chk = CHK_S | CHK_OP | (kind == PC_REDUCE ? CHK_ROOT : 0);
 
 	return pcoll_init(fn, &a, chk, info, request);
+}
+
+int lm_pcoll_big_reduction(const char *fn, enum lm_coll c, const void *sbuf,
+			   void *rbuf, MPI_Count count, MPI_Datatype dt,
+			   MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request)
+{
+	enum lm_pc kind = c == LM_REDUCE ? PC_REDUCE :
+		c == LM_ALLREDUCE ? PC_ALLREDUCE :
+		c == LM_SCAN ? PC_SCAN : PC_EXSCAN;
+	int err;
+
+	LM_GUARD();
+	err = reduction_init(fn, kind, sbuf, rbuf, 0, NULL, dt, op, root,
+			     comm, info, request);
+	if (!err)
+		(*request)->pcoll->bcount = count;
+	return err;
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
