@@ -17,14 +17,7 @@ module fbig_state
   implicit none
   integer :: rank, np
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      write (*, '(a,i3,2a)') 'FAIL rank ', rank, ': ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-  end subroutine check
+  include 'ftest_check.inc'
 end module fbig_state
 
 program fortran_bigcount

@@ -18,14 +18,7 @@ module ff08_state
   type(MPI_Comm) :: errh_comm
   type(MPI_Datatype) :: op_type
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      write (*, '(a,i3,2a)') 'FAIL rank ', rank, ': ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-  end subroutine check
+  include 'ftest_check.inc'
 
   ! Element-wise max of absolute values, on REAL(8).
   subroutine absmax(invec, inoutvec, len, datatype)

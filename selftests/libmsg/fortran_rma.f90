@@ -16,14 +16,7 @@ module frma_state
   integer(kind=MPI_ADDRESS_KIND) :: deleted_val = 0
   type(MPI_Win) :: errh_win
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      write (*, '(a,i3,2a)') 'FAIL rank ', rank, ': ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-  end subroutine check
+  include 'ftest_check.inc'
 
   subroutine on_error(win, error_code)
     type(MPI_Win) :: win

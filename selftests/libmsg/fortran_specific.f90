@@ -14,14 +14,7 @@ module fspec_state
   implicit none
   integer :: rank
 contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      write (*, '(a,i3,2a)') 'FAIL rank ', rank, ': ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-  end subroutine check
+  include 'ftest_check.inc'
 end module fspec_state
 
 program fortran_specific
