@@ -3,9 +3,9 @@
  * The large-count v and w collectives of MPI-4.0 (MPI_Gatherv_c, ...):
  * see coll_big.c.  Counts and displacements arrays are taken in a unit
  * of g elements (g their greatest common divisor) when that brings them
- * into an int; alltoallw's counts go peer by peer through lm_big, its
- * byte displacements must fit in an int; reduce_scatter's counts must
- * fit in an int.  The v neighbourhood collectives use the same sides
+ * into an int; alltoallw's counts go peer by peer through lm_big, and
+ * a byte displacement beyond an int goes into the peer's type
+ * (far_block); reduce_scatter's counts must fit in an int.  The v neighbourhood collectives use the same sides
  * (lm_vside, coll_big_nbrv.c).
  */
 
@@ -476,7 +476,10 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
 	return err;
 }
 
-/* Alltoallw's side: counts through lm_big peer by peer, displacements ints. */
+/*
+ * Alltoallw's side: counts through lm_big peer by peer; a displacement
+ * beyond an int goes into the peer's type (far_block).
+ */
 struct wside {
 	int *counts, *displs;
 	MPI_Datatype *types;
@@ -495,6 +498,34 @@ static void wside_drop(struct wside *w)
 	free(w->types);
 	w->counts = NULL;
 	w->types = NULL;
+}
+
+/*
+ * Peer i's block lies beyond an int of bytes from the buffer: it
+ * becomes one element of a type that holds it at that displacement
+ * (hindexed, one block of what lm_big made of it), at displacement 0.
+ * The bytes and the type signature are the same.
+ */
+static int far_block(const char *fn, MPI_Comm comm, MPI_Aint displ,
+		     MPI_Datatype given, struct wside *w, int i)
+{
+	MPI_Count len = w->counts[i], at = displ;
+	MPI_Datatype t;
+	int err;
+
+	err = MPI_Type_create_hindexed_c(1, &len, &at, w->types[i], &t);
+	if (!err)
+		err = MPI_Type_commit(&t);
+	lm_big_drop(given, w->types[i]);
+	w->types[i] = given;
+	if (err)
+		return lm_error(comm, fn, err,
+				"displacement %lld bytes for rank %d: no type to hold it",
+				(long long)displ, i);
+	w->types[i] = t;
+	w->counts[i] = 1;
+	w->displs[i] = 0;
+	return MPI_SUCCESS;
 }
 
 static int wside(const char *fn, MPI_Comm comm, int used,
@@ -522,15 +553,12 @@ static int wside(const char *fn, MPI_Comm comm, int used,
 	}
 	w->displs = w->counts + comm->rsize;
 	for (i = 0; i < comm->rsize; i++) {
-		if (displs[i] > INT_MAX || displs[i] < INT_MIN) {
-			err = lm_error(comm, fn, MPI_ERR_COUNT,
-				       "displacement %lld bytes for rank %d: beyond an int (Not yet)",
-				       (long long)displs[i], i);
-		} else {
+		err = lm_big(fn, comm, counts[i], types[i], &w->counts[i],
+			     &w->types[i]);
+		if (!err && (displs[i] > INT_MAX || displs[i] < INT_MIN))
+			err = far_block(fn, comm, displs[i], types[i], w, i);
+		else
 			w->displs[i] = (int)displs[i];
-			err = lm_big(fn, comm, counts[i], types[i],
-				     &w->counts[i], &w->types[i]);
-		}
 		if (err) {
 			w->n = i;
 			wside_drop(w);
