@@ -9,10 +9,10 @@
  *
  * The large-count calls that cannot honour a count beyond an int say
  * so, MPI_ERR_COUNT with a message naming the limit, and move nothing
- * (the buffers they are given are a few bytes): Reduce_scatter_block_c
- * and its I and _init forms, Reduce_scatter_c with a count beyond an
- * int (all three forms), Type_create_subarray_c and Type_create_darray_c
- * with a size beyond an int.
+ * (the buffers they are given are a few bytes): the persistent
+ * reduce_scatters (Reduce_scatter_block_init_c, Reduce_scatter_init_c)
+ * beyond an int, Type_create_subarray_c and Type_create_darray_c with a
+ * size beyond an int.
  */
 #include <limits.h>
 
@@ -124,12 +124,6 @@ static void limits(void)
 	int psize = 1;
 	MPI_Count sz[2] = { big, 4 }, sub[2] = { 1, 1 }, st[2] = { 0, 0 };
 
-	limit(MPI_Reduce_scatter_block_c(s, r, big, MPI_INT, MPI_SUM,
-					 MPI_COMM_WORLD),
-	      "MPI_Reduce_scatter_block_c of 2^31");
-	limit(MPI_Ireduce_scatter_block_c(s, r, big, MPI_INT, MPI_SUM,
-					  MPI_COMM_WORLD, &q),
-	      "MPI_Ireduce_scatter_block_c of 2^31");
 	limit(MPI_Reduce_scatter_block_init_c(s, r, big, MPI_INT, MPI_SUM,
 					      MPI_COMM_WORLD, MPI_INFO_NULL,
 					      &q),
@@ -138,10 +132,6 @@ static void limits(void)
 	rc = calloc((size_t)n, sizeof(*rc));
 	CHECK(rc, "out of memory");
 	rc[n - 1] = big;
-	limit(MPI_Reduce_scatter_c(s, r, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-	      "MPI_Reduce_scatter_c, a count of 2^31");
-	limit(MPI_Ireduce_scatter_c(s, r, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD,
-				    &q), "MPI_Ireduce_scatter_c, a count of 2^31");
 	limit(MPI_Reduce_scatter_init_c(s, r, rc, MPI_INT, MPI_SUM,
 					MPI_COMM_WORLD, MPI_INFO_NULL, &q),
 	      "MPI_Reduce_scatter_init_c, a count of 2^31");

@@ -17,6 +17,9 @@
  *     started twice), one of MPI_Op_create_c;
  *   - MPI_Iallreduce_c with a small MPI_Ibcast started beside it, and
  *     MPI_Ireduce_c to rank 0;
+ *   - in place, MPI_Reduce_scatter with int blocks of about N / 2 (N
+ *     in all, beyond an int), MPI_Ireduce_scatter_block the same, and
+ *     MPI_Reduce_scatter_c with rank 0's block beyond an int;
  *   - one-sided, into rank 1's MPI_Win_allocate_c window: MPI_Put_c,
  *     MPI_Accumulate_c (MPI_BXOR on MPI_UNSIGNED_CHAR), MPI_Get_c.
  * Each rank holds one buffer of N bytes at a time (about 2 GiB).
@@ -149,6 +152,59 @@ static double allreduce_xor(uint64_t *buf, MPI_Op op, enum how how,
 	return t;
 }
 
+/*
+ * Reduce_scatter in place of the XOR vector, more than an int of
+ * elements in all: MPI_Reduce_scatter with int blocks of b and b + 8
+ * bytes (b = N / 2 - 4), then MPI_Ireduce_scatter_block of b each;
+ * each rank's block of the XOR must come out at the start of buf.
+ */
+static void rs_check(const uint64_t *buf, MPI_Count from, MPI_Count words,
+		     const char *what)
+{
+	MPI_Count at;
+	uint64_t x;
+
+	for (at = 0; at < words; at++) {
+		x = (uint64_t)(from + at) * 0x9e3779b97f4a7c15ULL ^ 3;
+		if (buf[at] != (x ^ x * 0x2545f4914f6cdd1dULL))
+			break;
+	}
+	CHECK(at == words, "%s: word %lld of the block differs", what, at);
+}
+
+static double reduce_scatter_xor(uint64_t *buf)
+{
+	int b = (int)(N / 2 - 4), counts[2] = { b, b + 8 };
+	MPI_Count big[2] = { N - 8, 8 };
+	MPI_Request r;
+	double t;
+
+	xor_fill(buf);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	t = MPI_Wtime();
+	MPI_OK(MPI_Reduce_scatter(MPI_IN_PLACE, buf, counts, MPI_UNSIGNED_CHAR,
+				  MPI_BXOR, MPI_COMM_WORLD));
+	t = MPI_Wtime() - t;
+	rs_check(buf, t_rank ? b / 8 : 0, counts[t_rank] / 8,
+		 "MPI_Reduce_scatter");
+	xor_fill(buf);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Ireduce_scatter_block(MPI_IN_PLACE, buf, b,
+					 MPI_UNSIGNED_CHAR, MPI_BXOR,
+					 MPI_COMM_WORLD, &r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	rs_check(buf, (MPI_Count)t_rank * (b / 8), b / 8,
+		 "MPI_Ireduce_scatter_block");
+	/* A block beyond an int: MPI_Reduce_scatter_c. */
+	xor_fill(buf);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Reduce_scatter_c(MPI_IN_PLACE, buf, big, MPI_UNSIGNED_CHAR,
+				    MPI_BXOR, MPI_COMM_WORLD));
+	rs_check(buf, t_rank ? big[0] / 8 : 0, big[t_rank] / 8,
+		 "MPI_Reduce_scatter_c");
+	return t;
+}
+
 /* MPI_Ireduce_c to rank 0, in place there. */
 static double ireduce_xor(uint64_t *buf)
 {
@@ -272,7 +328,7 @@ int main(int argc, char **argv)
 	MPI_Status st;
 	MPI_Count c, at;
 	uint64_t x;
-	double t[4], tn[2];
+	double t[4], tn[3];
 	MPI_Count rc[2];
 	MPI_Aint rd[2];
 	int ic, r;
@@ -351,9 +407,10 @@ int main(int argc, char **argv)
 	user_ops(buf);
 	tn[0] = allreduce_xor(buf, MPI_BXOR, NONBLOCKING, "MPI_Iallreduce_c");
 	tn[1] = ireduce_xor(buf);
+	tn[2] = reduce_scatter_xor(buf);
 	if (t_rank == 0)
-		fprintf(stderr, "bigmsg: %lld bytes: iallreduce %.2f s, ireduce %.2f s\n",
-			(long long)N, tn[0], tn[1]);
+		fprintf(stderr, "bigmsg: %lld bytes: iallreduce %.2f s, ireduce %.2f s, reduce_scatter %.2f s\n",
+			(long long)N, tn[0], tn[1], tn[2]);
 	if (t_rank == 1)
 		fprintf(stderr, "bigmsg: %lld bytes: send %.2f s, bcast %.2f s, allgatherv %.2f s, allreduce %.2f s\n",
 			(long long)N, t[0], t[1], t[3], t[2]);

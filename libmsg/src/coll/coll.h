@@ -329,6 +329,17 @@ const char *lm_cc_why(const struct libmsg_comm *comm, int err);
 void lm_cc_judge(const void *const *descs, int n, void *verdict);
 uint64_t lm_cc_desc_bytes(void);
 
+/* ---- coll_big_red.c: large-count reductions ----------------------------- */
+
+/*
+ * Reduce_scatter of counts[i] elements for rank i, some block or their
+ * sum beyond an int, on an intracommunicator: blocking (request NULL)
+ * or under a new request.
+ */
+int lm_big_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+			  const MPI_Count counts[], MPI_Datatype dt, MPI_Op op,
+			  MPI_Comm comm, MPI_Request *request);
+
 /* ---- coll_persist.c: persistent collectives ---------------------------- */
 
 /* MPI_Start is running a persistent collective: its request, for

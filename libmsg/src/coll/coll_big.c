@@ -10,8 +10,8 @@
  *     unit of g elements, g their greatest common divisor, when that
  *     brings them all into an int;
  *   - the reductions run in slices: coll_big_red.c.
- * The rest (reduce_scatter beyond an int, arrays no unit brings into
- * an int) is MPI_ERR_COUNT (libmsg/README.md, Not yet).
+ * The rest (arrays no unit brings into an int) is MPI_ERR_COUNT
+ * (libmsg/README.md, Not yet).
  */
 
 #include <limits.h>

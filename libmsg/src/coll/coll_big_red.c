@@ -13,15 +13,19 @@
  *     schedule of their own (the chain) that holds it, and the user's
  *     request completes when the last slice has;
  *   - persistent: each MPI_Start runs the nonblocking form under the
- *     persistent request (coll_persist.c keeps the count whole).
+ *     persistent request (coll_persist.c keeps the count whole);
+ *   - reduce_scatter (block or v, the int calls' too when the vector
+ *     passes an int): one reduction a rank, of its block, in slices
+ *     (lm_big_reduce_scatter).
  * The cost is the int call's for each slice, plus a schedule and a
  * request for a nonblocking one: nothing next to 2^30 elements.
- * Reduce_scatter_block beyond an int is MPI_ERR_COUNT (a slice of every
- * rank's block is no contiguous buffer; libmsg/README.md, Not yet).
+ * A persistent reduce_scatter beyond an int, and an intercommunicator's,
+ * is MPI_ERR_COUNT (libmsg/README.md, Not yet).
  */
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/coll_big.h"
 
@@ -41,7 +45,7 @@ static int red_count(const char *fn, MPI_Comm comm, MPI_Count count,
 		return MPI_SUCCESS;
 	if (!slices)
 		return lm_error(comm, fn, MPI_ERR_COUNT,
-				"%lld elements: libmsg's reduce_scatter_block takes at most INT_MAX (Not yet)",
+				"%lld elements: libmsg's persistent reduce_scatter_block takes at most INT_MAX (Not yet)",
 				(long long)count);
 	if (lm_check_datatype(dt))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
@@ -64,7 +68,7 @@ static inline int slice_n(MPI_Count count, MPI_Count at)
 
 /* ---- Nonblocking and persistent: the chain ------------------------------- */
 
-enum big_red_kind { BR_REDUCE, BR_ALLREDUCE, BR_SCAN, BR_EXSCAN };
+enum big_red_kind { BR_REDUCE, BR_ALLREDUCE, BR_SCAN, BR_EXSCAN, BR_RS };
 
 /* A nonblocking reduction beyond an int: its arguments and its slices. */
 struct big_red {
@@ -77,6 +81,9 @@ struct big_red {
 	MPI_Op op;
 	int root;
 	MPI_Comm comm;
+	/* BR_RS: every rank's block count; in place, this rank's result. */
+	MPI_Count *counts;
+	void *tmp;
 	int nslices;
 	struct libmsg_request sub[];	/* slice k runs under sub[k] */
 };
@@ -105,6 +112,8 @@ static int big_red_slice(const struct big_red *b, MPI_Count at,
 	case BR_EXSCAN:
 		err = MPI_Iexscan(sb, rb, n, b->dt, b->op, b->comm, &ignored);
 		break;
+	case BR_RS:	/* big_rs_start's */
+		break;
 	}
 	lm_coll_into = NULL;
 	return err;
@@ -116,11 +125,16 @@ static int big_red_slice(const struct big_red *b, MPI_Count at,
  * cannot start (its call raised the error) ends the chain with that
  * error once those started are over.
  */
+static int big_rs_prepare(struct lm_sched *s, struct big_red *b);
+static int big_rs_start(struct lm_sched *s, struct big_red *b);
+
 static int big_red_start(struct lm_sched *s, struct lm_step *st)
 {
 	struct big_red *b = st->dst;
 	int k, err;
 
+	if (b->kind == BR_RS)
+		return big_rs_start(s, b);
 	for (k = 0; k < b->nslices; k++) {
 		lm_req_init(&b->sub[k], LM_REQ_COLL);
 		b->sub[k].sched = s;
@@ -144,7 +158,8 @@ static int big_red_run(const char *fn, const struct big_red *a,
 {
 	struct libmsg_request *into = lm_pcoll_into, *req;
 	struct libmsg_comm *comm = a->comm;
-	int n = (int)((a->count + LM_BIG_SLICE - 1) / LM_BIG_SLICE), err;
+	int n = a->kind == BR_RS ? a->nslices :
+		(int)((a->count + LM_BIG_SLICE - 1) / LM_BIG_SLICE), err;
 	const char *why = "invalid operation";
 	struct big_red *b;
 	struct lm_step *st;
@@ -178,11 +193,137 @@ static int big_red_run(const char *fn, const struct big_red *a,
 	}
 	*b = *a;
 	b->nslices = n;
+	if (a->kind == BR_RS && big_rs_prepare(s, b)) {
+		if (!into)
+			lm_req_release(req);
+		lm_sched_free(s);
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	}
 	st->dst = b;
 	req->comm = comm;
 	*request = req;
 	lm_sched_start(s, req);
 	return MPI_SUCCESS;
+}
+
+/* ---- Reduce_scatter beyond an int ------------------------------------------ */
+
+/*
+ * Reduce_scatter (block or v) with a block or the whole vector beyond
+ * an int: one reduction a rank, of its block to it as the root, in
+ * slices, all started at once under the chain.  Every rank has the
+ * same counts (MPI asks it), so every rank makes the same slices in the
+ * same order.  Cost: each rank sends every block but its own once, as
+ * a direct reduce-scatter does, and each root reduces the P blocks it
+ * gets (a tree of them, the reduce algorithm's); no copy but, in
+ * place, the root's result, kept aside while the other blocks still
+ * leave from where it goes (a block's worth of memory).
+ */
+
+/* Copy the in-place result where it goes, once no block reads it. */
+static void big_rs_fini(struct lm_sched *s)
+{
+	struct big_red *b = s->fini_arg;
+
+	if (!s->err && b->tmp)
+		memcpy(b->rbuf, b->tmp,
+		       (size_t)(b->counts[b->comm->rank] * b->ext));
+}
+
+/* The chain's own copy of the counts, and the in-place temporary. */
+static int big_rs_prepare(struct lm_sched *s, struct big_red *b)
+{
+	int np = b->comm->size, me = b->comm->rank;
+	const MPI_Count *given = b->counts;
+
+	b->counts = lm_sched_tmp(s, (uint64_t)np * sizeof(*b->counts));
+	if (!b->counts)
+		return -1;
+	memcpy(b->counts, given, (size_t)np * sizeof(*b->counts));
+	b->tmp = NULL;
+	if (b->sbuf == MPI_IN_PLACE && me > 0 && b->counts[me] > 0) {
+		b->tmp = lm_sched_tmp(s, (uint64_t)(b->counts[me] * b->ext));
+		if (!b->tmp)
+			return -1;
+	}
+	s->fini = big_rs_fini;
+	s->fini_arg = b;
+	return 0;
+}
+
+/*
+ * Every block's slices: block i's (from the send buffer, or in place
+ * from the receive buffer's vector) reduced to rank i, into its
+ * receive buffer (in place: rank 0's own block is there already, the
+ * others' results go to tmp).
+ */
+static int big_rs_start(struct lm_sched *s, struct big_red *b)
+{
+	int np = b->comm->size, me = b->comm->rank, in_place, i, k = 0, n;
+	const char *base;
+	MPI_Count off = 0, at;
+	MPI_Request ignored;
+	const void *sb;
+	void *rb;
+	int err;
+
+	in_place = b->sbuf == MPI_IN_PLACE;
+	base = in_place ? b->rbuf : b->sbuf;
+	for (i = 0; i < np; off += b->counts[i], i++) {
+		for (at = 0; at < b->counts[i]; at += LM_BIG_SLICE) {
+			n = slice_n(b->counts[i], at);
+			sb = base + (off + at) * b->ext;
+			rb = NULL;
+			if (i == me && !in_place)
+				rb = (char *)b->rbuf + at * b->ext;
+			else if (i == me && me == 0) {
+				sb = MPI_IN_PLACE;
+				rb = (char *)b->rbuf + at * b->ext;
+			} else if (i == me)
+				rb = (char *)b->tmp + at * b->ext;
+			lm_req_init(&b->sub[k], LM_REQ_COLL);
+			b->sub[k].sched = s;
+			lm_sched_hold(s);
+			lm_coll_into = &b->sub[k++];
+			err = MPI_Ireduce(sb, rb, n, b->dt, b->op, i, b->comm,
+					  &ignored);
+			lm_coll_into = NULL;
+			if (err) {
+				lm_sched_release(s, err);
+				return err;
+			}
+		}
+	}
+	return MPI_SUCCESS;
+}
+
+int lm_big_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
+			  const MPI_Count counts[], MPI_Datatype dt, MPI_Op op,
+			  MPI_Comm comm, MPI_Request *request)
+{
+	struct big_red b = {
+		.kind = BR_RS, .sbuf = sendbuf, .rbuf = recvbuf, .dt = dt,
+		.op = op, .comm = comm, .counts = (MPI_Count *)counts,
+	};
+	MPI_Request r;
+	int i, err;
+
+	if (comm->inter)
+		return lm_error(comm, fn, MPI_ERR_COUNT,
+				"an intercommunicator's reduce_scatter takes at most INT_MAX elements in all (Not yet)");
+	if (lm_check_datatype(dt))
+		return lm_error(comm, fn, MPI_ERR_TYPE, "%s",
+				lm_datatype_why(dt));
+	b.ext = dt->extent;
+	for (i = 0; i < comm->size; i++)
+		b.nslices += (int)((counts[i] + LM_BIG_SLICE - 1) /
+				   LM_BIG_SLICE);
+	if (request)
+		return big_red_run(fn, &b, request);
+	err = big_red_run(fn, &b, &r);
+	if (!err)
+		err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+	return err;
 }
 
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -456,17 +597,40 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 	return err;
 }
 
+/* Reduce_scatter_block beyond an int: the v form's, every count block. */
+static int big_rs_block(const char *fn, const void *sendbuf, void *recvbuf,
+			MPI_Count block, MPI_Datatype dt, MPI_Op op,
+			MPI_Comm comm, MPI_Request *request)
+{
+	MPI_Count *c = malloc((size_t)(comm->size ? comm->size : 1) *
+			      sizeof(*c));
+	int i, err;
+
+	if (!c)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	for (i = 0; i < comm->size; i++)
+		c[i] = block;
+	err = lm_big_reduce_scatter(fn, sendbuf, recvbuf, c, dt, op, comm,
+				    request);
+	free(c);
+	return err;
+}
+
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 			       MPI_Count recvcount, MPI_Datatype datatype,
 			       MPI_Op op, MPI_Comm comm)
 {
 	static const char fn[] = "MPI_Reduce_scatter_block_c";
+	int64_t ext = 0;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
+		err = red_count(fn, comm, recvcount, datatype, 1, &ext);
 	if (err)
 		return err;
+	if (recvcount > INT_MAX)
+		return big_rs_block(fn, sendbuf, recvbuf, recvcount, datatype,
+				    op, comm, NULL);
 	return MPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
 					datatype, op, comm);
 }
@@ -476,12 +640,16 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 				MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
 	static const char fn[] = "MPI_Ireduce_scatter_block_c";
+	int64_t ext = 0;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
+		err = red_count(fn, comm, recvcount, datatype, 1, &ext);
 	if (err)
 		return err;
+	if (recvcount > INT_MAX)
+		return big_rs_block(fn, sendbuf, recvbuf, recvcount, datatype,
+				    op, comm, request);
 	return MPI_Ireduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
 					 datatype, op, comm, request);
 }

@@ -5,7 +5,8 @@
  * of g elements (g their greatest common divisor) when that brings them
  * into an int; alltoallw's counts go peer by peer through lm_big, and
  * a byte displacement beyond an int goes into the peer's type
- * (far_block); reduce_scatter's counts must fit in an int.  The v neighbourhood collectives use the same sides
+ * (far_block); reduce_scatter's counts beyond an int go to
+ * lm_big_reduce_scatter (coll_big_red.c).  The v neighbourhood collectives use the same sides
  * (lm_vside, coll_big_nbrv.c).
  */
 
@@ -695,7 +696,7 @@ static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
 		if (c[i] < 0 || c[i] > INT_MAX) {
 			lm_error(comm, fn, MPI_ERR_COUNT, c[i] < 0 ?
 				 "count %lld for rank %d is negative" :
-				 "count %lld for rank %d: libmsg's reduce_scatter takes at most INT_MAX (Not yet)",
+				 "count %lld for rank %d: libmsg's persistent or intercommunicator reduce_scatter takes at most INT_MAX (Not yet)",
 				 (long long)c[i], i);
 			free(out);
 			return NULL;
@@ -703,6 +704,21 @@ static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
 		out[i] = (int)c[i];
 	}
 	return out;
+}
+
+/* A count beyond an int (none negative): lm_big_reduce_scatter's. */
+static int rs_beyond(MPI_Comm comm, const MPI_Count c[])
+{
+	int i, big = 0;
+
+	if (!c || comm->inter)
+		return 0;
+	for (i = 0; i < comm->size; i++) {
+		if (c[i] < 0)
+			return 0;
+		big |= c[i] > INT_MAX;
+	}
+	return big;
 }
 
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
@@ -714,6 +730,9 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf,
 
 	if (err)
 		return err;
+	if (rs_beyond(comm, recvcounts))
+		return lm_big_reduce_scatter(fn, sendbuf, recvbuf, recvcounts,
+					     datatype, op, comm, NULL);
 	c = rs_counts(fn, comm, recvcounts);
 	if (!c)
 		return MPI_ERR_COUNT;
@@ -731,6 +750,11 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf,
 
 	if (err)
 		return err;
+	if (!request)
+		return lm_error(comm, fn, MPI_ERR_REQUEST, "request is NULL");
+	if (rs_beyond(comm, recvcounts))
+		return lm_big_reduce_scatter(fn, sendbuf, recvbuf, recvcounts,
+					     datatype, op, comm, request);
 	c = rs_counts(fn, comm, recvcounts);
 	if (!c)
 		return MPI_ERR_COUNT;
