@@ -64,10 +64,14 @@ int mpichan_mmap(struct file *file, struct vm_area_struct *vma)
 	}
 	/*
 	 * Not inherited by fork(): a child is not a rank, and must not
-	 * keep the job's memory alive or scribble on it.
+	 * keep the job's memory alive or scribble on it.  Not pinnable
+	 * (VM_IO: get_user_pages() refuses it, as it does io_uring's
+	 * rings): a region or a send over the job's own memory would
+	 * allocate every page of it, up to MPICHAN_MAX_MAP_SIZE, and keep
+	 * them past the job.
 	 */
-	mpichan_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY,
-			     clear);
+	mpichan_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY |
+			     VM_IO, clear);
 	vma->vm_ops = &mpichan_vm_ops;
 	vma->vm_private_data = job;
 	return 0;

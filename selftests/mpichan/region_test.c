@@ -98,6 +98,35 @@ TEST_F(reg, register_refusals)
 	munmap(two, RG_PAGE);
 }
 
+/*
+ * A job's own memory is no region: pinning it would allocate every page
+ * of the job's mapping (gigabytes for a big job) and keep them past the
+ * job.  Refused (EFAULT), and no page of the job allocated for it.
+ */
+TEST_F(reg, the_jobs_memory_is_refused)
+{
+	const size_t len = 16 << 20;
+	struct mc_job job;
+	long pages;
+	void *p;
+
+	XF_BODY();
+	ASSERT_EQ(0, mc_job_create(&job, 64, 65536));
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, job.owner, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	pages = mc_stat("ring_pages");
+	EXPECT_EQ(-EFAULT, rg_reg(self->fd, p, len, 0, NULL));
+	EXPECT_EQ(-EFAULT, rg_reg(self->fd, (char *)p + len - RG_PAGE,
+				  RG_PAGE, 0, NULL));
+	EXPECT_EQ(pages, mc_stat("ring_pages"));
+	EXPECT_EQ(0, mc_stat("regions"));
+	EXPECT_EQ(0, mc_stat("pinned_pages"));
+	/* The mapping itself still works: a look faults its page in. */
+	EXPECT_EQ(0, *((volatile unsigned char *)p + len - 1));
+	munmap(p, len);
+	mc_job_close_owner(&job);
+}
+
 TEST_F(reg, copy_both_ways_at_odd_offsets)
 {
 	static const uint64_t offs[] = { 0, 1, 7, 4095, 4096, 4097, 12345 };

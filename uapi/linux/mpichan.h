@@ -570,7 +570,7 @@ struct mpichan_cancel {
  * memory on this fd.  Pinned (writable memory needed for
  * %MPICHAN_REGION_WRITE) and charged to RLIMIT_MEMLOCK unless the caller
  * has CAP_IPC_LOCK.  Refusals: EINVAL (flags, pad, len 0 or too long,
- * the range wraps), EFAULT (not mapped, or not writable for
+ * the range wraps), EFAULT (not mapped, a job's mapping, or not writable for
  * %MPICHAN_REGION_WRITE), ENOMEM (RLIMIT_MEMLOCK or memory), ENOSPC (no
  * free handle), EAGAIN (the memory kept changing while it was pinned).
  */
