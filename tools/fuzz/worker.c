@@ -477,8 +477,16 @@ static void setup_thread(struct thr *t, int index)
 	/* The pattern stays as it is: the mapped receive checks it. */
 	mprotect(t->send, BUF_BYTES, PROT_READ);
 	mprotect(t->ro, PAGE, PROT_READ);
-	t->rgn = mmap(NULL, RGN_BYTES, PROT_READ | PROT_WRITE,
+	/*
+	 * A guard after the arena: the largest registrations start in it
+	 * (region.c) and must stop there, not pin on into whatever lies
+	 * above, a job's mapping among them, whose pages a pin allocates
+	 * (4 GiB of them ended a run in the OOM killer).
+	 */
+	t->rgn = mmap(NULL, RGN_BYTES + GUARD, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->rgn != MAP_FAILED)
+		mprotect(t->rgn + RGN_BYTES, GUARD, PROT_NONE);
 	t->rcopy = calloc(RCOPY_MAX, sizeof(*t->rcopy));
 	if (t->rgn == MAP_FAILED || !t->rcopy) {
 		fz_fail("worker %d: no memory for regions", W.index);
