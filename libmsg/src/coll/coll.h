@@ -339,6 +339,11 @@ uint64_t lm_cc_desc_bytes(void);
 int lm_big_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 			  const MPI_Count counts[], MPI_Datatype dt, MPI_Op op,
 			  MPI_Comm comm, MPI_Request *request);
+/* The same with int counts (NULL: block for every rank). */
+int lm_big_reduce_scatter_n(const char *fn, const void *sendbuf,
+			    void *recvbuf, const int counts[], MPI_Count block,
+			    MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+			    MPI_Request *request);
 
 /* ---- coll_persist.c: persistent collectives ---------------------------- */
 

@@ -388,27 +388,6 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
  * Reduce_scatter and _block: recvcounts[i] elements for rank i (block
  * form: recvcount each).  In place, the whole vector is in recvbuf.
  */
-/*
- * Reduce_scatter whose vector has more than an int of elements (the
- * blocks fit): coll_big_red.c's, counts made MPI_Counts.
- */
-static int big_total(const char *fn, const void *sendbuf, void *recvbuf,
-		     const int recvcounts[], int recvcount, MPI_Datatype dt,
-		     MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-	MPI_Count *c = malloc((size_t)comm->size * sizeof(*c));
-	int i, err;
-
-	if (!c)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-	for (i = 0; i < comm->size; i++)
-		c[i] = recvcounts ? recvcounts[i] : recvcount;
-	err = lm_big_reduce_scatter(fn, sendbuf, recvbuf, c, dt, op, comm,
-				    request);
-	free(c);
-	return err;
-}
-
 static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 			  const int recvcounts[], int recvcount,
 			  MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
@@ -444,8 +423,10 @@ static int reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 		total += (uint64_t)k;
 	}
 	if (total > 0x7fffffff)
-		return big_total(fn, sendbuf, recvbuf, recvcounts, recvcount,
-				 dt, op, comm, nb ? request : NULL);
+		/* More than an int in all (the blocks fit): by blocks. */
+		return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf,
+					       recvcounts, recvcount, dt, op,
+					       comm, nb ? request : NULL);
 	mine = recvcounts ? recvcounts[comm->rank] : recvcount;
 	TRY(reduction_args(fn, comm, sendbuf, recvbuf, (int)total, dt, op, 1,
 			   0, &a));

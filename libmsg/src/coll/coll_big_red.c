@@ -326,6 +326,26 @@ int lm_big_reduce_scatter(const char *fn, const void *sendbuf, void *recvbuf,
 	return err;
 }
 
+/* The same with int counts (NULL: block for every rank), made MPI_Counts. */
+int lm_big_reduce_scatter_n(const char *fn, const void *sendbuf,
+			    void *recvbuf, const int counts[], MPI_Count block,
+			    MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+			    MPI_Request *request)
+{
+	MPI_Count *c = malloc((size_t)(comm->size ? comm->size : 1) *
+			      sizeof(*c));
+	int i, err;
+
+	if (!c)
+		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
+	for (i = 0; i < comm->size; i++)
+		c[i] = counts ? counts[i] : block;
+	err = lm_big_reduce_scatter(fn, sendbuf, recvbuf, c, dt, op, comm,
+				    request);
+	free(c);
+	return err;
+}
+
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
@@ -597,25 +617,6 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 	return err;
 }
 
-/* Reduce_scatter_block beyond an int: the v form's, every count block. */
-static int big_rs_block(const char *fn, const void *sendbuf, void *recvbuf,
-			MPI_Count block, MPI_Datatype dt, MPI_Op op,
-			MPI_Comm comm, MPI_Request *request)
-{
-	MPI_Count *c = malloc((size_t)(comm->size ? comm->size : 1) *
-			      sizeof(*c));
-	int i, err;
-
-	if (!c)
-		return lm_error(comm, fn, MPI_ERR_NO_MEM, "out of memory");
-	for (i = 0; i < comm->size; i++)
-		c[i] = block;
-	err = lm_big_reduce_scatter(fn, sendbuf, recvbuf, c, dt, op, comm,
-				    request);
-	free(c);
-	return err;
-}
-
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 			       MPI_Count recvcount, MPI_Datatype datatype,
 			       MPI_Op op, MPI_Comm comm)
@@ -629,8 +630,9 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 	if (err)
 		return err;
 	if (recvcount > INT_MAX)
-		return big_rs_block(fn, sendbuf, recvbuf, recvcount, datatype,
-				    op, comm, NULL);
+		return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf, NULL,
+					       recvcount, datatype, op, comm,
+					       NULL);
 	return MPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
 					datatype, op, comm);
 }
@@ -648,8 +650,9 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 	if (err)
 		return err;
 	if (recvcount > INT_MAX)
-		return big_rs_block(fn, sendbuf, recvbuf, recvcount, datatype,
-				    op, comm, request);
+		return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf, NULL,
+					       recvcount, datatype, op, comm,
+					       request);
 	return MPI_Ireduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
 					 datatype, op, comm, request);
 }

@@ -6,8 +6,8 @@
  * into an int; alltoallw's counts go peer by peer through lm_big, and
  * a byte displacement beyond an int goes into the peer's type
  * (far_block); reduce_scatter's counts beyond an int go to
- * lm_big_reduce_scatter (coll_big_red.c).  The v neighbourhood collectives use the same sides
- * (lm_vside, coll_big_nbrv.c).
+ * lm_big_reduce_scatter (coll_big_red.c).  The v neighbourhood
+ * collectives use the same sides (lm_vside, coll_big_nbrv.c).
  */
 
 #include <limits.h>
