@@ -9,14 +9,16 @@
  *
  * The large-count calls that cannot honour a count beyond an int say
  * so, MPI_ERR_COUNT with a message naming the limit, and move nothing
- * (the buffers they are given are a few bytes): the persistent
- * reduce_scatters (Reduce_scatter_block_init_c, Reduce_scatter_init_c)
- * beyond an int, Type_create_subarray_c and Type_create_darray_c with a
- * size beyond an int.
+ * (the buffers they are given are a few bytes): an intercommunicator's
+ * reduce_scatters (Reduce_scatter_block_c, Ireduce_scatter_c,
+ * Reduce_scatter_init_c) beyond an int, Type_create_subarray_c and
+ * Type_create_darray_c with a size beyond an int.  The persistent
+ * reduce_scatters beyond an int on an intracommunicator are made (and
+ * freed unstarted: bigmsg runs them).
  */
 #include <limits.h>
 
-#include "test.h"
+#include "inter_util.h"
 
 #define N 1000
 
@@ -124,18 +126,34 @@ static void limits(void)
 	int psize = 1;
 	MPI_Count sz[2] = { big, 4 }, sub[2] = { 1, 1 }, st[2] = { 0, 0 };
 
-	limit(MPI_Reduce_scatter_block_init_c(s, r, big, MPI_INT, MPI_SUM,
-					      MPI_COMM_WORLD, MPI_INFO_NULL,
-					      &q),
-	      "MPI_Reduce_scatter_block_init_c of 2^31");
-
 	rc = calloc((size_t)n, sizeof(*rc));
 	CHECK(rc, "out of memory");
 	rc[n - 1] = big;
-	limit(MPI_Reduce_scatter_init_c(s, r, rc, MPI_INT, MPI_SUM,
-					MPI_COMM_WORLD, MPI_INFO_NULL, &q),
-	      "MPI_Reduce_scatter_init_c, a count of 2^31");
+	MPI_OK(MPI_Reduce_scatter_block_init_c(s, r, big, MPI_INT, MPI_SUM,
+					       MPI_COMM_WORLD, MPI_INFO_NULL,
+					       &q));
+	MPI_OK(MPI_Request_free(&q));
+	MPI_OK(MPI_Reduce_scatter_init_c(s, r, rc, MPI_INT, MPI_SUM,
+					 MPI_COMM_WORLD, MPI_INFO_NULL, &q));
+	MPI_OK(MPI_Request_free(&q));
 	free(rc);
+	if (n >= 2) {
+		MPI_Comm ic = t_inter(0, 12, NULL);
+
+		rc = calloc((size_t)n, sizeof(*rc));
+		CHECK(rc, "out of memory");
+		rc[0] = big;
+		limit(MPI_Reduce_scatter_block_c(s, r, big, MPI_INT, MPI_SUM,
+						 ic),
+		      "intercommunicator MPI_Reduce_scatter_block_c of 2^31");
+		limit(MPI_Ireduce_scatter_c(s, r, rc, MPI_INT, MPI_SUM, ic, &q),
+		      "intercommunicator MPI_Ireduce_scatter_c, a count of 2^31");
+		limit(MPI_Reduce_scatter_init_c(s, r, rc, MPI_INT, MPI_SUM, ic,
+						MPI_INFO_NULL, &q),
+		      "intercommunicator MPI_Reduce_scatter_init_c, a count of 2^31");
+		free(rc);
+		MPI_OK(MPI_Comm_free(&ic));
+	}
 
 	limit(MPI_Type_create_subarray_c(2, sz, sub, st, MPI_ORDER_C, MPI_INT,
 					 &t),

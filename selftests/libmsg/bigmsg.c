@@ -18,8 +18,10 @@
  *   - MPI_Iallreduce_c with a small MPI_Ibcast started beside it, and
  *     MPI_Ireduce_c to rank 0;
  *   - in place, MPI_Reduce_scatter with int blocks of about N / 2 (N
- *     in all, beyond an int), MPI_Ireduce_scatter_block the same, and
- *     MPI_Reduce_scatter_c with rank 0's block beyond an int;
+ *     in all, beyond an int), MPI_Ireduce_scatter_block the same,
+ *     MPI_Reduce_scatter_c with rank 0's block beyond an int and
+ *     MPI_Reduce_scatter_init_c the same, and on MPI_COMM_SELF
+ *     MPI_Reduce_scatter_block_init_c of N;
  *   - one-sided, into rank 1's MPI_Win_allocate_c window: MPI_Put_c,
  *     MPI_Accumulate_c (MPI_BXOR on MPI_UNSIGNED_CHAR), MPI_Get_c.
  * Each rank holds one buffer of N bytes at a time (about 2 GiB).
@@ -175,7 +177,7 @@ static void rs_check(const uint64_t *buf, MPI_Count from, MPI_Count words,
 static double reduce_scatter_xor(uint64_t *buf)
 {
 	int b = (int)(N / 2 - 4), counts[2] = { b, b + 8 };
-	MPI_Count big[2] = { N - 8, 8 };
+	MPI_Count big[2] = { N - 8, 8 }, at;
 	MPI_Request r;
 	double t;
 
@@ -202,6 +204,35 @@ static double reduce_scatter_xor(uint64_t *buf)
 				    MPI_BXOR, MPI_COMM_WORLD));
 	rs_check(buf, t_rank ? big[0] / 8 : 0, big[t_rank] / 8,
 		 "MPI_Reduce_scatter_c");
+	/* The same persistent: MPI_Reduce_scatter_init_c, started once. */
+	MPI_OK(MPI_Reduce_scatter_init_c(MPI_IN_PLACE, buf, big,
+					 MPI_UNSIGNED_CHAR, MPI_BXOR,
+					 MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+	xor_fill(buf);
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	MPI_OK(MPI_Start(&r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Request_free(&r));
+	rs_check(buf, t_rank ? big[0] / 8 : 0, big[t_rank] / 8,
+		 "MPI_Reduce_scatter_init_c");
+	/*
+	 * A block beyond an int, persistent, on MPI_COMM_SELF (two ranks'
+	 * blocks would take 4 GiB each): in place, each start leaves the
+	 * rank's own vector as it was.
+	 */
+	fill(buf, N, 9);
+	MPI_OK(MPI_Reduce_scatter_block_init_c(MPI_IN_PLACE, buf, N,
+					       MPI_UNSIGNED_CHAR, MPI_BXOR,
+					       MPI_COMM_SELF, MPI_INFO_NULL,
+					       &r));
+	MPI_OK(MPI_Start(&r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Start(&r));
+	MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	MPI_OK(MPI_Request_free(&r));
+	at = bad(buf, N, 9);
+	CHECK(at < 0, "MPI_Reduce_scatter_block_init_c on SELF: word %lld",
+	      at);
 	return t;
 }
 

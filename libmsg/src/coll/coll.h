@@ -353,12 +353,15 @@ extern __thread struct libmsg_request *lm_pcoll_into
 	__attribute__((tls_model("initial-exec")));
 int lm_pcoll_start(struct libmsg_request *req);
 void lm_pcoll_free(struct lm_pcoll *pc);
-/* A persistent reduction (c: LM_REDUCE, _ALLREDUCE, _SCAN, _EXSCAN) of
- * a count beyond an int: each start runs its _c I form (coll_big_red.c). */
+/*
+ * A persistent reduction (c: LM_REDUCE, _ALLREDUCE, _SCAN, _EXSCAN,
+ * _REDUCE_SCATTER_BLOCK: count; LM_REDUCE_SCATTER: counts, copied) of a
+ * count beyond an int: each start runs its _c I form (coll_big_red.c).
+ */
 int lm_pcoll_big_reduction(const char *fn, enum lm_coll c, const void *sbuf,
-			   void *rbuf, MPI_Count count, MPI_Datatype dt,
-			   MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
-			   MPI_Request *request);
+			   void *rbuf, MPI_Count count, const MPI_Count *counts,
+			   MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+			   MPI_Info info, MPI_Request *request);
 /*
  * A large-count _init call's converted arrays (mem, NULLs allowed) and
  * the types it made (MPI_DATATYPE_NULL: none): the request's now,

@@ -13,14 +13,15 @@
  *     schedule of their own (the chain) that holds it, and the user's
  *     request completes when the last slice has;
  *   - persistent: each MPI_Start runs the nonblocking form under the
- *     persistent request (coll_persist.c keeps the count whole);
+ *     persistent request (coll_persist.c keeps the count, or
+ *     reduce_scatter's counts, whole);
  *   - reduce_scatter (block or v, the int calls' too when the vector
  *     passes an int): one reduction a rank, of its block, in slices
  *     (lm_big_reduce_scatter).
  * The cost is the int call's for each slice, plus a schedule and a
  * request for a nonblocking one: nothing next to 2^30 elements.
- * A persistent reduce_scatter beyond an int, and an intercommunicator's,
- * is MPI_ERR_COUNT (libmsg/README.md, Not yet).
+ * An intercommunicator's reduce_scatter beyond an int is MPI_ERR_COUNT
+ * (libmsg/README.md, Not yet).
  */
 
 #include <limits.h>
@@ -31,22 +32,15 @@
 
 #define LM_BIG_SLICE	((MPI_Count)1 << 30)
 
-/*
- * A reduction's count: itself if it fits in an int; else, where slices
- * do (non-zero), the caller goes slice by slice.
- */
+/* A reduction's count: negative is an error; beyond an int, dt is checked. */
 static int red_count(const char *fn, MPI_Comm comm, MPI_Count count,
-		     MPI_Datatype dt, int slices, int64_t *extent)
+		     MPI_Datatype dt, int64_t *extent)
 {
 	if (count < 0)
 		return lm_error(comm, fn, MPI_ERR_COUNT, "count %lld is negative",
 				(long long)count);
 	if (count <= INT_MAX)
 		return MPI_SUCCESS;
-	if (!slices)
-		return lm_error(comm, fn, MPI_ERR_COUNT,
-				"%lld elements: libmsg's persistent reduce_scatter_block takes at most INT_MAX (Not yet)",
-				(long long)count);
 	if (lm_check_datatype(dt))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s", lm_datatype_why(dt));
 	*extent = dt->extent;
@@ -346,255 +340,220 @@ int lm_big_reduce_scatter_n(const char *fn, const void *sendbuf,
 	return err;
 }
 
+/* ---- The entries ------------------------------------------------------------- */
+
+enum big_red_mode { BR_BLOCKING, BR_NONBLOCKING, BR_PERSISTENT };
+
+/* The int call of b's kind in mode, on n elements from sb into rb. */
+static int red_int(const struct big_red *b, enum big_red_mode mode,
+		   const void *sb, void *rb, int n, MPI_Info info,
+		   MPI_Request *r)
+{
+	MPI_Datatype dt = b->dt;
+	MPI_Comm c = b->comm;
+	MPI_Op op = b->op;
+
+	switch (b->kind) {
+	case BR_REDUCE:
+		return mode == BR_BLOCKING ?
+			MPI_Reduce(sb, rb, n, dt, op, b->root, c) :
+			mode == BR_NONBLOCKING ?
+			MPI_Ireduce(sb, rb, n, dt, op, b->root, c, r) :
+			MPI_Reduce_init(sb, rb, n, dt, op, b->root, c, info, r);
+	case BR_ALLREDUCE:
+		return mode == BR_BLOCKING ?
+			MPI_Allreduce(sb, rb, n, dt, op, c) :
+			mode == BR_NONBLOCKING ?
+			MPI_Iallreduce(sb, rb, n, dt, op, c, r) :
+			MPI_Allreduce_init(sb, rb, n, dt, op, c, info, r);
+	case BR_SCAN:
+		return mode == BR_BLOCKING ? MPI_Scan(sb, rb, n, dt, op, c) :
+			mode == BR_NONBLOCKING ?
+			MPI_Iscan(sb, rb, n, dt, op, c, r) :
+			MPI_Scan_init(sb, rb, n, dt, op, c, info, r);
+	case BR_EXSCAN:
+		return mode == BR_BLOCKING ? MPI_Exscan(sb, rb, n, dt, op, c) :
+			mode == BR_NONBLOCKING ?
+			MPI_Iexscan(sb, rb, n, dt, op, c, r) :
+			MPI_Exscan_init(sb, rb, n, dt, op, c, info, r);
+	case BR_RS:	/* lm_big_reduce_scatter's */
+		break;
+	}
+	return MPI_ERR_INTERN;
+}
+
+/*
+ * Every reduction's _c call: the int call when the count fits; beyond,
+ * slice after slice (blocking), the chain (nonblocking), or a
+ * persistent request that runs the chain at each start.
+ */
+static int big_red_entry(const char *fn, struct big_red *b,
+			 enum big_red_mode mode, MPI_Info info,
+			 MPI_Request *request)
+{
+	static const enum lm_coll pcoll[] = {
+		[BR_REDUCE] = LM_REDUCE, [BR_ALLREDUCE] = LM_ALLREDUCE,
+		[BR_SCAN] = LM_SCAN, [BR_EXSCAN] = LM_EXSCAN,
+	};
+	int err = lm_check_comm(b->comm, fn);
+	MPI_Count at;
+
+	if (!err)
+		err = red_count(fn, b->comm, b->count, b->dt, &b->ext);
+	if (err)
+		return err;
+	if (b->count <= INT_MAX)
+		return red_int(b, mode, b->sbuf, b->rbuf, (int)b->count, info,
+			       request);
+	switch (mode) {
+	case BR_NONBLOCKING:
+		return big_red_run(fn, b, request);
+	case BR_PERSISTENT:
+		return lm_pcoll_big_reduction(fn, pcoll[b->kind], b->sbuf,
+					      b->rbuf, b->count, NULL, b->dt,
+					      b->op, b->root, b->comm, info,
+					      request);
+	case BR_BLOCKING:
+		break;
+	}
+	for (at = 0; at < b->count && !err; at += LM_BIG_SLICE)
+		err = red_int(b, BR_BLOCKING, slice(b->sbuf, at, b->ext),
+			      slice(b->rbuf, at, b->ext), slice_n(b->count, at),
+			      MPI_INFO_NULL, NULL);
+	return err;
+}
+
+#define BIG_RED(k, sb, rb, n, t, o, r, c)				\
+	((struct big_red){ .kind = (k), .sbuf = (sb), .rbuf = (rb),	\
+			   .count = (n), .dt = (t), .op = (o),		\
+			   .root = (r), .comm = (c) })
+
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	static const char fn[] = "MPI_Reduce_c";
-	int64_t ext = 0;
-	MPI_Count at;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_REDUCE, sendbuf, recvbuf, count,
+				   datatype, op, root, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Reduce(sendbuf, recvbuf, (int)count, datatype, op,
-				  root, comm);
-	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Reduce(slice(sendbuf, at, ext),
-				 slice(recvbuf, at, ext), slice_n(count, at),
-				 datatype, op, root, comm);
-	return err;
+	return big_red_entry("MPI_Reduce_c", &b, BR_BLOCKING, MPI_INFO_NULL,
+			     NULL);
 }
 
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		  MPI_Request *request)
 {
-	static const char fn[] = "MPI_Ireduce_c";
-	struct big_red b = {
-		.kind = BR_REDUCE, .sbuf = sendbuf, .rbuf = recvbuf,
-		.count = count, .dt = datatype, .op = op, .root = root,
-		.comm = comm,
-	};
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_REDUCE, sendbuf, recvbuf, count,
+				   datatype, op, root, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &b.ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Ireduce(sendbuf, recvbuf, (int)count, datatype, op,
-				   root, comm, request);
-	return big_red_run(fn, &b, request);
+	return big_red_entry("MPI_Ireduce_c", &b, BR_NONBLOCKING,
+			     MPI_INFO_NULL, request);
 }
 
 int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		      MPI_Info info, MPI_Request *request)
 {
-	static const char fn[] = "MPI_Reduce_init_c";
-	int64_t ext = 0;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_REDUCE, sendbuf, recvbuf, count,
+				   datatype, op, root, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Reduce_init(sendbuf, recvbuf, (int)count, datatype,
-				       op, root, comm, info, request);
-	return lm_pcoll_big_reduction(fn, LM_REDUCE, sendbuf, recvbuf, count,
-				      datatype, op, root, comm, info, request);
+	return big_red_entry("MPI_Reduce_init_c", &b, BR_PERSISTENT, info,
+			     request);
 }
 
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	static const char fn[] = "MPI_Allreduce_c";
-	int64_t ext = 0;
-	MPI_Count at;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_ALLREDUCE, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Allreduce(sendbuf, recvbuf, (int)count, datatype, op,
-				comm);
-	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Allreduce(slice(sendbuf, at, ext),
-				    slice(recvbuf, at, ext), slice_n(count, at),
-				    datatype, op, comm);
-	return err;
+	return big_red_entry("MPI_Allreduce_c", &b, BR_BLOCKING,
+			     MPI_INFO_NULL, NULL);
 }
 
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		     MPI_Request *request)
 {
-	static const char fn[] = "MPI_Iallreduce_c";
-	struct big_red b = {
-		.kind = BR_ALLREDUCE, .sbuf = sendbuf, .rbuf = recvbuf,
-		.count = count, .dt = datatype, .op = op, .root = 0,
-		.comm = comm,
-	};
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_ALLREDUCE, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &b.ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Iallreduce(sendbuf, recvbuf, (int)count, datatype,
-				      op, comm, request);
-	return big_red_run(fn, &b, request);
+	return big_red_entry("MPI_Iallreduce_c", &b, BR_NONBLOCKING,
+			     MPI_INFO_NULL, request);
 }
 
 int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			 MPI_Info info, MPI_Request *request)
 {
-	static const char fn[] = "MPI_Allreduce_init_c";
-	int64_t ext = 0;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_ALLREDUCE, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Allreduce_init(sendbuf, recvbuf, (int)count,
-					  datatype, op, comm, info, request);
-	return lm_pcoll_big_reduction(fn, LM_ALLREDUCE, sendbuf, recvbuf, count,
-				      datatype, op, 0, comm, info, request);
+	return big_red_entry("MPI_Allreduce_init_c", &b, BR_PERSISTENT, info,
+			     request);
 }
 
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	static const char fn[] = "MPI_Scan_c";
-	int64_t ext = 0;
-	MPI_Count at;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_SCAN, sendbuf, recvbuf, count, datatype,
+				   op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Scan(sendbuf, recvbuf, (int)count, datatype, op,
-				comm);
-	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Scan(slice(sendbuf, at, ext), slice(recvbuf, at, ext),
-			       slice_n(count, at), datatype, op, comm);
-	return err;
+	return big_red_entry("MPI_Scan_c", &b, BR_BLOCKING, MPI_INFO_NULL,
+			     NULL);
 }
 
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
-	static const char fn[] = "MPI_Iscan_c";
-	struct big_red b = {
-		.kind = BR_SCAN, .sbuf = sendbuf, .rbuf = recvbuf,
-		.count = count, .dt = datatype, .op = op, .root = 0,
-		.comm = comm,
-	};
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_SCAN, sendbuf, recvbuf, count, datatype,
+				   op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &b.ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Iscan(sendbuf, recvbuf, (int)count, datatype, op,
-				 comm, request);
-	return big_red_run(fn, &b, request);
+	return big_red_entry("MPI_Iscan_c", &b, BR_NONBLOCKING, MPI_INFO_NULL,
+			     request);
 }
 
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		    MPI_Info info, MPI_Request *request)
 {
-	static const char fn[] = "MPI_Scan_init_c";
-	int64_t ext = 0;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_SCAN, sendbuf, recvbuf, count, datatype,
+				   op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Scan_init(sendbuf, recvbuf, (int)count, datatype,
-				     op, comm, info, request);
-	return lm_pcoll_big_reduction(fn, LM_SCAN, sendbuf, recvbuf, count,
-				      datatype, op, 0, comm, info, request);
+	return big_red_entry("MPI_Scan_init_c", &b, BR_PERSISTENT, info,
+			     request);
 }
 
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	static const char fn[] = "MPI_Exscan_c";
-	int64_t ext = 0;
-	MPI_Count at;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_EXSCAN, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Exscan(sendbuf, recvbuf, (int)count, datatype, op,
-				comm);
-	for (at = 0; at < count && !err; at += LM_BIG_SLICE)
-		err = MPI_Exscan(slice(sendbuf, at, ext),
-				 slice(recvbuf, at, ext), slice_n(count, at),
-				 datatype, op, comm);
-	return err;
+	return big_red_entry("MPI_Exscan_c", &b, BR_BLOCKING, MPI_INFO_NULL,
+			     NULL);
 }
 
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		  MPI_Request *request)
 {
-	static const char fn[] = "MPI_Iexscan_c";
-	struct big_red b = {
-		.kind = BR_EXSCAN, .sbuf = sendbuf, .rbuf = recvbuf,
-		.count = count, .dt = datatype, .op = op, .root = 0,
-		.comm = comm,
-	};
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_EXSCAN, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &b.ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Iexscan(sendbuf, recvbuf, (int)count, datatype, op,
-				   comm, request);
-	return big_red_run(fn, &b, request);
+	return big_red_entry("MPI_Iexscan_c", &b, BR_NONBLOCKING,
+			     MPI_INFO_NULL, request);
 }
 
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 		      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		      MPI_Info info, MPI_Request *request)
 {
-	static const char fn[] = "MPI_Exscan_init_c";
-	int64_t ext = 0;
-	int err = lm_check_comm(comm, fn);
+	struct big_red b = BIG_RED(BR_EXSCAN, sendbuf, recvbuf, count,
+				   datatype, op, 0, comm);
 
-	if (!err)
-		err = red_count(fn, comm, count, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (count <= INT_MAX)
-		return MPI_Exscan_init(sendbuf, recvbuf, (int)count, datatype,
-				       op, comm, info, request);
-	return lm_pcoll_big_reduction(fn, LM_EXSCAN, sendbuf, recvbuf, count,
-				      datatype, op, 0, comm, info, request);
+	return big_red_entry("MPI_Exscan_init_c", &b, BR_PERSISTENT, info,
+			     request);
 }
 
 int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
@@ -603,7 +562,7 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 	static const char fn[] = "MPI_Reduce_local_c";
 	int64_t ext = 0;
 	MPI_Count at;
-	int err = red_count(fn, NULL, count, datatype, 1, &ext);
+	int err = red_count(fn, NULL, count, datatype, &ext);
 
 	if (err)
 		return err;
@@ -617,44 +576,59 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
 	return err;
 }
 
-int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
-			       MPI_Count recvcount, MPI_Datatype datatype,
-			       MPI_Op op, MPI_Comm comm)
+/*
+ * Reduce_scatter_block's three forms: a block beyond an int is
+ * lm_big_reduce_scatter's (persistent: at each start).
+ */
+static int rs_block(const char *fn, const void *sendbuf, void *recvbuf,
+		    MPI_Count recvcount, MPI_Datatype dt, MPI_Op op,
+		    MPI_Comm comm, enum big_red_mode mode, MPI_Info info,
+		    MPI_Request *request)
 {
-	static const char fn[] = "MPI_Reduce_scatter_block_c";
 	int64_t ext = 0;
 	int err = lm_check_comm(comm, fn);
 
 	if (!err)
-		err = red_count(fn, comm, recvcount, datatype, 1, &ext);
+		err = red_count(fn, comm, recvcount, dt, &ext);
 	if (err)
 		return err;
-	if (recvcount > INT_MAX)
-		return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf, NULL,
-					       recvcount, datatype, op, comm,
-					       NULL);
-	return MPI_Reduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
-					datatype, op, comm);
+	if (recvcount <= INT_MAX) {
+		int n = (int)recvcount;
+
+		return mode == BR_BLOCKING ?
+			MPI_Reduce_scatter_block(sendbuf, recvbuf, n, dt, op,
+						 comm) :
+			mode == BR_NONBLOCKING ?
+			MPI_Ireduce_scatter_block(sendbuf, recvbuf, n, dt, op,
+						  comm, request) :
+			MPI_Reduce_scatter_block_init(sendbuf, recvbuf, n, dt,
+						      op, comm, info, request);
+	}
+	if (mode == BR_PERSISTENT && !comm->inter)
+		return lm_pcoll_big_reduction(fn, LM_REDUCE_SCATTER_BLOCK,
+					      sendbuf, recvbuf, recvcount, NULL,
+					      dt, op, 0, comm, info, request);
+	return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf, NULL, recvcount,
+				       dt, op, comm,
+				       mode == BR_BLOCKING ? NULL : request);
+}
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf,
+			       MPI_Count recvcount, MPI_Datatype datatype,
+			       MPI_Op op, MPI_Comm comm)
+{
+	return rs_block("MPI_Reduce_scatter_block_c", sendbuf, recvbuf,
+			recvcount, datatype, op, comm, BR_BLOCKING,
+			MPI_INFO_NULL, NULL);
 }
 
 int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf,
 				MPI_Count recvcount, MPI_Datatype datatype,
 				MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	static const char fn[] = "MPI_Ireduce_scatter_block_c";
-	int64_t ext = 0;
-	int err = lm_check_comm(comm, fn);
-
-	if (!err)
-		err = red_count(fn, comm, recvcount, datatype, 1, &ext);
-	if (err)
-		return err;
-	if (recvcount > INT_MAX)
-		return lm_big_reduce_scatter_n(fn, sendbuf, recvbuf, NULL,
-					       recvcount, datatype, op, comm,
-					       request);
-	return MPI_Ireduce_scatter_block(sendbuf, recvbuf, (int)recvcount,
-					 datatype, op, comm, request);
+	return rs_block("MPI_Ireduce_scatter_block_c", sendbuf, recvbuf,
+			recvcount, datatype, op, comm, BR_NONBLOCKING,
+			MPI_INFO_NULL, request);
 }
 
 int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
@@ -662,13 +636,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf,
 				    MPI_Op op, MPI_Comm comm, MPI_Info info,
 				    MPI_Request *request)
 {
-	static const char fn[] = "MPI_Reduce_scatter_block_init_c";
-	int err = lm_check_comm(comm, fn);
-
-	if (!err)
-		err = red_count(fn, comm, recvcount, datatype, 0, NULL);
-	if (err)
-		return err;
-	return MPI_Reduce_scatter_block_init(sendbuf, recvbuf, (int)recvcount,
-					     datatype, op, comm, info, request);
+	return rs_block("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf,
+			recvcount, datatype, op, comm, BR_PERSISTENT, info,
+			request);
 }

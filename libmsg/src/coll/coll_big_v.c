@@ -696,7 +696,7 @@ static int *rs_counts(const char *fn, MPI_Comm comm, const MPI_Count c[])
 		if (c[i] < 0 || c[i] > INT_MAX) {
 			lm_error(comm, fn, MPI_ERR_COUNT, c[i] < 0 ?
 				 "count %lld for rank %d is negative" :
-				 "count %lld for rank %d: libmsg's persistent or intercommunicator reduce_scatter takes at most INT_MAX (Not yet)",
+				 "count %lld for rank %d: libmsg's intercommunicator reduce_scatter takes at most INT_MAX (Not yet)",
 				 (long long)c[i], i);
 			free(out);
 			return NULL;
@@ -774,6 +774,10 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf,
 
 	if (err)
 		return err;
+	if (rs_beyond(comm, recvcounts))
+		return lm_pcoll_big_reduction(fn, LM_REDUCE_SCATTER, sendbuf,
+					      recvbuf, 0, recvcounts, datatype,
+					      op, 0, comm, info, request);
 	c = rs_counts(fn, comm, recvcounts);
 	if (!c)
 		return MPI_ERR_COUNT;

@@ -19,6 +19,7 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll/coll_inter.h"
 
@@ -37,7 +38,9 @@ struct lm_pcoll {
 	const void *sbuf;
 	void *rbuf;
 	int scount, rcount, root;
-	MPI_Count bcount;		/* a reduction's count beyond an int */
+	/* A reduction's count beyond an int; reduce_scatter's counts. */
+	MPI_Count bcount;
+	const MPI_Count *bcounts;	/* in kept[0] */
 	MPI_Datatype stype, rtype;	/* reductions: stype */
 	MPI_Op op;
 	uint8_t held_s, held_r;		/* stype, rtype held */
@@ -148,9 +151,18 @@ static int pcoll_call(struct lm_pcoll *pc, MPI_Request *r)
 		return MPI_Iallreduce(pc->sbuf, pc->rbuf, pc->scount,
 				      pc->stype, pc->op, pc->comm, r);
 	case PC_REDUCE_SCATTER:
+		if (pc->bcounts)
+			return MPI_Ireduce_scatter_c(pc->sbuf, pc->rbuf,
+						     pc->bcounts, pc->stype,
+						     pc->op, pc->comm, r);
 		return MPI_Ireduce_scatter(pc->sbuf, pc->rbuf, pc->rcounts,
 					   pc->stype, pc->op, pc->comm, r);
 	case PC_REDUCE_SCATTER_BLOCK:
+		if (pc->bcount)
+			return MPI_Ireduce_scatter_block_c(pc->sbuf, pc->rbuf,
+							   pc->bcount,
+							   pc->stype, pc->op,
+							   pc->comm, r);
 		return MPI_Ireduce_scatter_block(pc->sbuf, pc->rbuf,
 						 pc->scount, pc->stype, pc->op,
 						 pc->comm, r);
@@ -520,21 +532,40 @@ static int reduction_init(const char *fn, enum lm_pc kind,
 }
 
 int lm_pcoll_big_reduction(const char *fn, enum lm_coll c, const void *sbuf,
-			   void *rbuf, MPI_Count count, MPI_Datatype dt,
-			   MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
-			   MPI_Request *request)
+			   void *rbuf, MPI_Count count, const MPI_Count *counts,
+			   MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+			   MPI_Info info, MPI_Request *request)
 {
-	enum lm_pc kind = c == LM_REDUCE ? PC_REDUCE :
-		c == LM_ALLREDUCE ? PC_ALLREDUCE :
-		c == LM_SCAN ? PC_SCAN : PC_EXSCAN;
+	static const enum lm_pc kinds[LM_NCOLL] = {
+		[LM_REDUCE] = PC_REDUCE, [LM_ALLREDUCE] = PC_ALLREDUCE,
+		[LM_SCAN] = PC_SCAN, [LM_EXSCAN] = PC_EXSCAN,
+		[LM_REDUCE_SCATTER] = PC_REDUCE_SCATTER,
+		[LM_REDUCE_SCATTER_BLOCK] = PC_REDUCE_SCATTER_BLOCK,
+	};
+	MPI_Count *copy = NULL;
+	struct lm_pcoll *pc;
 	int err;
 
 	LM_GUARD();
-	err = reduction_init(fn, kind, sbuf, rbuf, 0, NULL, dt, op, root,
+	if (counts) {	/* comm is valid: the _c call checked it */
+		copy = malloc((size_t)(comm->size ? comm->size : 1) *
+			      sizeof(*copy));
+		if (!copy)
+			return lm_error(comm, fn, MPI_ERR_NO_MEM,
+					"out of memory");
+		memcpy(copy, counts, (size_t)comm->size * sizeof(*copy));
+	}
+	err = reduction_init(fn, kinds[c], sbuf, rbuf, 0, NULL, dt, op, root,
 			     comm, info, request);
-	if (!err)
-		(*request)->pcoll->bcount = count;
-	return err;
+	if (err) {
+		free(copy);
+		return err;
+	}
+	pc = (*request)->pcoll;
+	pc->bcount = count;
+	pc->bcounts = copy;
+	pc->kept[0] = copy;
+	return MPI_SUCCESS;
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count,
