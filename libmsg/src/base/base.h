@@ -33,6 +33,7 @@
 #include <urcu/urcu-memb.h>
 
 #include "mpi.h"
+#include "base/scratch.h"
 #include "transport/transport.h"
 
 /*

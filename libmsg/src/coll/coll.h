@@ -66,7 +66,10 @@ struct lm_sched {
 	/* Run as the schedule ends, well or not, before its request completes. */
 	void (*fini)(struct lm_sched *s);
 	void *fini_arg;
-	void **tmp;			/* temporary buffers, freed at the end */
+	struct lm_sched_tmp {		/* temporary buffers, freed at the end */
+		void *p;
+		uint64_t bytes;		/* asked of lm_scratch_get */
+	} *tmp;
 	int ntmp, tmpcap;
 	uint32_t small_used;		/* bytes of small[] handed out */
 	/* Small temporaries come from here: no malloc for small collectives. */

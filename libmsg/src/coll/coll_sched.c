@@ -55,7 +55,7 @@ void lm_sched_free(struct lm_sched *s)
 		lm_op_release(s->op);
 	lm_coll_unpack_drop(s);
 	for (i = 0; i < s->ntmp; i++)
-		free(s->tmp[i]);
+		lm_scratch_put(s->tmp[i].p, s->tmp[i].bytes);
 	if (ncached < LM_SCHED_CACHE) {
 		/* Keep the arrays; forget everything else. */
 		s->req = NULL;
@@ -220,7 +220,8 @@ void lm_sched_again(struct lm_sched *s)
 void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes)
 {
 	uint64_t at = (s->small_used + 63) & ~63ULL;
-	void **n, *p;
+	struct lm_sched_tmp *n;
+	void *p;
 	int cap;
 
 	if (at + bytes <= sizeof(s->small)) {
@@ -235,9 +236,9 @@ void *lm_sched_tmp(struct lm_sched *s, uint64_t bytes)
 		s->tmp = n;
 		s->tmpcap = cap;
 	}
-	p = malloc(bytes ? bytes : 1);
+	p = lm_scratch_get(bytes);
 	if (p)
-		s->tmp[s->ntmp++] = p;
+		s->tmp[s->ntmp++] = (struct lm_sched_tmp){ p, bytes };
 	return p;
 }
 

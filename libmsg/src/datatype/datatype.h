@@ -300,12 +300,6 @@ void lm_dt_unpack_range(const void *in, uint64_t from, uint64_t to,
 			void *buf, int64_t count, MPI_Datatype dt);
 /* Copy count elements of dt from src to dst, both laid out as dt. */
 void lm_dt_copy(const void *src, void *dst, int64_t count, MPI_Datatype dt);
-/*
- * Temporaries for packed messages: large ones are kept for the next
- * message (a fresh one costs a page fault per page, every time).
- */
-void *lm_scratch_get(uint64_t bytes);
-void lm_scratch_put(void *p, uint64_t bytes);
 /* Basic elements in the first `bytes` bytes of a message of dt, or -1. */
 int64_t lm_dt_elements(MPI_Datatype dt, uint64_t bytes);
 /* The bytes of the first n basic elements of dt; -1: no whole number. */

@@ -276,62 +276,6 @@ void lm_dt_copy(const void *src, void *dst, int64_t count, MPI_Datatype dt)
 	walk((unsigned char *)src, dst, count, dt, &w);
 }
 
-/* ---- Temporaries ------------------------------------------------------------ */
-
-#define LM_SCRATCH_MIN	(64UL << 10)	/* smaller ones: plain malloc/free */
-#define LM_SCRATCH_MAX	(64UL << 20)	/* larger ones are not kept */
-#define LM_SCRATCH_SLOTS 2
-
-static struct {
-	void *p;
-	uint64_t bytes;
-} scratch[LM_SCRATCH_SLOTS];
-
-void *lm_scratch_get(uint64_t bytes)
-{
-	void *p;
-	int i;
-
-	for (i = 0; bytes >= LM_SCRATCH_MIN && i < LM_SCRATCH_SLOTS; i++) {
-		if (scratch[i].p && scratch[i].bytes >= bytes &&
-		    scratch[i].bytes / 4 <= bytes) {
-			p = scratch[i].p;
-			scratch[i].p = NULL;
-			return p;
-		}
-	}
-	return malloc(bytes ? bytes : 1);
-}
-
-/* bytes: what was asked of lm_scratch_get(). */
-void lm_scratch_put(void *p, uint64_t bytes)
-{
-	int i, small = 0;
-
-	if (!p)
-		return;
-	if (bytes < LM_SCRATCH_MIN || bytes > LM_SCRATCH_MAX) {
-		free(p);
-		return;
-	}
-	for (i = 0; i < LM_SCRATCH_SLOTS; i++) {
-		if (!scratch[i].p) {
-			small = i;
-			break;
-		}
-		if (scratch[i].bytes < scratch[small].bytes)
-			small = i;
-	}
-	/* Keep the larger of the two. */
-	if (scratch[small].p && scratch[small].bytes >= bytes) {
-		free(p);
-		return;
-	}
-	free(scratch[small].p);
-	scratch[small].p = p;
-	scratch[small].bytes = bytes;
-}
-
 /* ---- Basic elements of a partial message -------------------------------- */
 
 /* Elements in the first *left bytes of one element of l; -1: mid-element. */

@@ -156,7 +156,7 @@ void lm_message_free(struct libmsg_message *msg)
 	if (msg->pulled)
 		lm.pulled -= msg->size;
 	lm.stats.unexpected_now--;
-	free(msg->data);
+	lm_scratch_put(msg->data, msg->size);
 	free(msg->seg);
 	msg->magic = 0;
 	free(msg);
@@ -305,7 +305,7 @@ int lm_match_incoming(int src, const struct mpichan_msg *m)
 
 	msg = calloc(1, sizeof(*msg));
 	if (!msg || (m->kind != LM_MSG_RTS && size &&
-		     !(msg->data = malloc(size)))) {
+		     !(msg->data = lm_scratch_get(size)))) {
 		free(msg);
 		free(seg);
 		return no_room(src);
@@ -514,14 +514,14 @@ static void pull_in(struct lm_match *q, void *arg)
 		    lm_ulfm_ctx_revoked(msg->ctx) ||
 		    lm.pulled + msg->size > lm.pull_max)
 			continue;
-		msg->data = malloc(msg->size ? msg->size : 1);
+		msg->data = lm_scratch_get(msg->size);
 		if (!msg->data)
 			return;
 		err = take(msg->wsrc, msg->ctx, msg->tag, &msg->rts, msg->seg,
 			   msg->data, msg->size, NULL, NULL);
 		if (err) {
 			/* The sender heard of it; the receive will too. */
-			free(msg->data);
+			lm_scratch_put(msg->data, msg->size);
 			msg->data = NULL;
 			msg->kind = MPICHAN_MSG_DATA;
 			msg->size = 0;

@@ -26,6 +26,8 @@
  *                      on average
  *   MPICHAN_WAIT_REPORT  seconds: a wait without progress this long
  *                      tells on stderr what it waits for (report.c)
+ *   MPICHAN_SCRATCH_KEEP  bytes of large temporaries kept for the next
+ *                      use (base/scratch.c; default 1 GiB)
  */
 
 #include <errno.h>
@@ -123,6 +125,7 @@ static void read_settings(void)
 	lm.rma_region = env_word("MPICHAN_RMA_REGION", offauto, 2, 1);
 	lm.report_ns = env_seconds_ns("MPICHAN_WAIT_REPORT");
 	lm.appnum = (int)env_u64("MPICHAN_APPNUM", 0);
+	lm_scratch_keep = env_u64("MPICHAN_SCRATCH_KEEP", 1ULL << 30);
 	if (!lm.span_sparse)
 		lm.span_sparse = 1;
 }
@@ -265,6 +268,7 @@ static int leave(const char *fn)
 	lm.job.t->finish(&lm.job);
 	lm_progress_fini();
 	lm_sched_cache_drop();
+	lm_scratch_drop();
 	lm_comm_fini();
 	lm_topo_fini();
 	lm.job.t->close(&lm.job);

@@ -7,8 +7,8 @@
  *
  * Those the library reads afresh at each use can be written while it
  * runs: the eager threshold, the wait mode, spin time, pull limit, span
- * and iov modes, the span limit, the copy mode and the wait report
- * (scope LOCAL), and
+ * and iov modes, the span limit, the copy mode, the wait report and
+ * the temporaries kept (scope LOCAL), and
  * each collective's forced algorithm (scope ALL_EQ: every rank must
  * write the same value between the same two collectives).  The
  * transport, the ring and receive window sizes and MPI_APPNUM are fixed
@@ -84,6 +84,7 @@ static int get_u64(const struct cvar *v, void *buf)
 	case 2: x = lm.span_sparse; break;
 	case 3: x = lm.job.window_bytes; break;
 	case 4: x = lm.job.ep.off.ring_bytes; break;
+	case 5: x = lm_scratch_keep; break;
 	}
 	*(unsigned long long *)buf = x;
 	return MPI_SUCCESS;
@@ -106,6 +107,9 @@ static int set_u64(const struct cvar *v, const void *buf)
 		if (!x)
 			return MPI_T_ERR_INVALID;
 		lm.span_sparse = x;
+		break;
+	case 5:
+		lm_scratch_set_keep(x);
 		break;
 	}
 	return MPI_SUCCESS;
@@ -170,7 +174,7 @@ static int set_copy(const struct cvar *v, const void *buf)
 	return MPI_SUCCESS;
 }
 
-#define NCVAR_FIXED 13
+#define NCVAR_FIXED 14
 struct cvar t_cvars[NCVAR_FIXED + LM_NCOLL];
 int t_ncvars;
 
@@ -208,6 +212,11 @@ static const struct cvar cvar_fixed[NCVAR_FIXED] = {
 	  "or as measured per size (auto)", MPI_INT, E_COPY,
 	  MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_SCOPE_LOCAL, C_TRANSPORT, 1,
 	  get_copy, set_copy, 0, "", "" },
+	{ "mpichan_scratch_keep", "MPICHAN_SCRATCH_KEEP: bytes of large "
+	  "temporaries (packed messages, collectives) kept for the next use "
+	  "(0: none)", MPI_UNSIGNED_LONG_LONG, -1,
+	  MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_SCOPE_LOCAL, C_ROOT, 1, get_u64,
+	  set_u64, 5, "", "" },
 	{ "mpichan_wait_report", "MPICHAN_WAIT_REPORT: seconds without "
 	  "progress after which a wait says what it waits for (0: never)",
 	  MPI_DOUBLE, -1, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_SCOPE_LOCAL,
