@@ -24,7 +24,7 @@ allgather ALLGATHERV ring linear
 alltoall ALLTOALL bruck pairwise linear
 alltoallv ALLTOALLV pairwise linear
 alltoallv ALLTOALLW pairwise linear
-reduce REDUCE area binomial rabenseifner linear
+reduce REDUCE area binomial rabenseifner linear pipeline
 allreduce ALLREDUCE area recursive_doubling rabenseifner ring reduce_bcast
 reduce_scatter REDUCE_SCATTER halving pairwise reduce_scatterv
 reduce_scatter REDUCE_SCATTER_BLOCK halving pairwise reduce_scatterv

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algo/algo.h"
 #include "coll/coll_cost.h"
 
 typedef const struct lm_cost_params P;
@@ -203,9 +204,29 @@ COST(alltoall_pairwise)
 }
 
 /* ---- reduce, allreduce (b: the whole vector) ---- */
+/*
+ * A whole-vector temporary larger than the cache (the L2: two pipeline
+ * segments) is written to memory and read back: a copy's worth more.
+ */
+static double spill(P *p, K *k)
+{
+	return B > 2.0 * (double)lm_reduce_segment() ? B * p->beta : 0;
+}
+
 COST(reduce_binomial)
 {
-	return LG * (msg(p, k, B) + B * p->gamma + rnd(p, k));
+	return LG * (msg(p, k, B) + B * p->gamma + rnd(p, k)) + B * p->beta +
+		spill(p, k);
+}
+
+/* Segments of a cache's worth pass down a chain of the n ranks. */
+COST(reduce_pipeline)
+{
+	double seg = (double)lm_reduce_segment(), ks;
+
+	seg = B < seg ? B : seg;
+	ks = seg > 0 ? ceil(B / seg) : 1;
+	return (N - 2 + ks) * (msg(p, k, seg) + seg * p->gamma + rnd(p, k));
 }
 
 /* Reduce-scatter by halving, then gather or allgather by doubling. */
@@ -218,9 +239,16 @@ COST(rsag)
 		fold(p, k, B, 0);
 }
 
+/* Reduce's rsag: its halves' temporaries spill like binomial's. */
+COST(reduce_rsag)
+{
+	return rsag(p, k) + spill(p, k);
+}
+
 COST(reduce_linear)
 {
-	return (N - 1) * (msg(p, k, B) + B * p->gamma) + rnd(p, k);
+	return (N - 1) * (msg(p, k, B) + B * p->gamma) + rnd(p, k) +
+		N * spill(p, k);
 }
 
 /* The last to arrive reads n vectors, reduces, writes n results. */
@@ -310,8 +338,9 @@ static const struct {
 	{ LM_ALLTOALLW, "pairwise", alltoall_pairwise },
 	{ LM_ALLTOALLW, "linear", all_linear },
 	{ LM_REDUCE, "binomial", reduce_binomial },
-	{ LM_REDUCE, "rabenseifner", rsag },
+	{ LM_REDUCE, "rabenseifner", reduce_rsag },
 	{ LM_REDUCE, "linear", reduce_linear },
+	{ LM_REDUCE, "pipeline", reduce_pipeline },
 	{ LM_ALLREDUCE, "area", allreduce_area },
 	{ LM_ALLREDUCE, "recursive_doubling", allreduce_recursive_doubling },
 	{ LM_ALLREDUCE, "rabenseifner", rsag },

@@ -137,6 +137,7 @@ static const struct lm_algo reduce[] = {
 	A("binomial", lm_reduce_binomial, NULL),
 	A("rabenseifner", lm_reduce_rabenseifner, splits),
 	A("linear", lm_reduce_linear, NULL),
+	A("pipeline", lm_reduce_pipeline, NULL),
 };
 static const struct lm_algo allreduce[] = {
 	A("area", lm_allreduce_area, area_reduce),

@@ -57,6 +57,9 @@ LM_ALGO(lm_bcast_direct);
 LM_ALGO(lm_reduce_binomial);
 LM_ALGO(lm_reduce_rabenseifner);
 LM_ALGO(lm_reduce_linear);
+LM_ALGO(lm_reduce_pipeline);
+/* Bytes of a pipeline's segment (half the L2 cache, 64 KiB to 1 MiB). */
+uint64_t lm_reduce_segment(void);
 /* coll_allreduce.c */
 LM_ALGO(lm_allreduce_recursive_doubling);
 LM_ALGO(lm_allreduce_rabenseifner);

@@ -12,11 +12,22 @@
  * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
  * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
  * ring's second copy under the eager limit or else the handshake):
- *   binomial            lg (msg(b) + b gamma + R)
- *   rabenseifner        coll_rsag.c
- *   linear              (n - 1) (msg(b) + b gamma) + R
+ *   binomial            lg (msg(b) + b gamma + R) + b beta (the root's
+ *                       copy of the result out of its temporary)
+ *                       + spill(b)
+ *   rabenseifner        coll_rsag.c's + spill(b)
+ *   (spill(b) = b beta when b is beyond the L2 cache: a whole-vector
+ *   temporary goes to memory and back)
+ *   linear              (n - 1) (msg(b) + b gamma) + R + n spill(b)
+ *   pipeline            (n - 2 + k) (msg(b/k) + (b/k) gamma + R), k
+ *                       segments of a cache's worth: large vectors,
+ *                       where the others' whole-vector temporaries and
+ *                       copies go through memory and this one's stay
+ *                       in the cache (lm_reduce_segment())
  *   area                no model (coll_cost.c says why): only when forced
  */
+
+#include <unistd.h>
 
 #include "coll/algo/algo.h"
 
@@ -119,4 +130,105 @@ LM_ALGO(lm_reduce_linear)
 				    all + (uint64_t)(n - 1) * bytes, a->count));
 	return lm_sched_copy(s, all + (uint64_t)(n - 1) * bytes, a->rbuf,
 			     bytes);
+}
+
+/*
+ * A pipeline's segment: half the CPU's L2 cache (read at run time), so
+ * that a segment received, reduced and sent on stays in it; 64 KiB to
+ * 1 MiB, 256 KiB where the cache is not known.
+ */
+uint64_t lm_reduce_segment(void)
+{
+	static uint64_t seg;
+	long l2;
+
+	if (!seg) {
+		l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+		seg = l2 > 0 ? (uint64_t)l2 / 2 : 256 << 10;
+		seg = seg < (64 << 10) ? 64 << 10 : seg > (1 << 20) ? 1 << 20 :
+			seg;
+	}
+	return seg;
+}
+
+/*
+ * Pipeline: the ranks in a chain that ends at the root (rank 0 when the
+ * op does not commute, in rank order, the result then handed to the
+ * root), the vector in segments.  Each rank receives segment k from the
+ * rank before it in the chain, reduces its own segment k into it and
+ * passes it on while segment k + 1 comes in (two segment buffers); the
+ * end of the chain receives straight into the receive buffer and
+ * reduces its own data there.  No whole-vector temporary but at rank 0
+ * for a non-commutative op with another root, and each segment is
+ * reduced while still in the cache.
+ */
+LM_ALGO(lm_reduce_pipeline)
+{
+	int n = s->comm->size, r = s->comm->rank;
+	int end = lm_op_commutes(a->op) ? a->root : 0;
+	int p = (r - end + n) % n;	/* 0: the chain's end, n - 1: its head */
+	uint64_t esize = s->esize, bytes = (uint64_t)a->count * esize;
+	uint64_t seg = lm_reduce_segment() / esize, nseg, k, at, len;
+	const unsigned char *own = a->sbuf;
+	unsigned char *dest = a->rbuf, *t[2];
+	int i;
+
+	if (n == 1)
+		return a->in_place ? MPI_SUCCESS :
+			lm_sched_copy(s, own, dest, bytes);
+	seg = seg ? seg : 1;
+	nseg = ((uint64_t)a->count + seg - 1) / seg;
+	if (p == 0 && r != a->root) {	/* the result goes on to the root */
+		dest = lm_sched_tmp(s, bytes);
+		if (!dest)
+			return MPI_ERR_NO_MEM;
+	}
+	for (i = 0; i < 2; i++) {
+		t[i] = lm_sched_tmp(s, seg * esize);
+		if (!t[i])
+			return MPI_ERR_NO_MEM;
+	}
+	/*
+	 * Round k: segment k - 1 reduced (the round's local steps run
+	 * first) and sent on, segment k received; the head sends its own.
+	 */
+	for (k = 0; k <= nseg; k++) {
+		if (k && p < n - 1) {
+			at = (k - 1) * seg * esize;
+			len = k == nseg ? (uint64_t)a->count - (k - 1) * seg :
+				seg;
+			if (p > 0 || a->in_place) {
+				/* buffer = own op buffer */
+				TRY(lm_sched_reduce(s, own + at, t[(k - 1) & 1],
+						    (int)len));
+				if (p > 0)
+					TRY(lm_sched_send(s, t[(k - 1) & 1],
+							  len * esize,
+							  (end + p - 1) % n));
+				else
+					TRY(lm_sched_copy(s, t[(k - 1) & 1],
+							  dest + at, len * esize));
+			} else {
+				TRY(lm_sched_reduce(s, own + at, dest + at,
+						    (int)len));
+			}
+		}
+		if (k < nseg) {
+			at = k * seg * esize;
+			len = k == nseg - 1 ? (uint64_t)a->count - k * seg : seg;
+			if (p == n - 1)
+				TRY(lm_sched_send(s, own + at, len * esize,
+						  (end + p - 1) % n));
+			else
+				TRY(lm_sched_recv(s, p > 0 || a->in_place ?
+						  t[k & 1] : dest + at,
+						  len * esize, (end + p + 1) % n));
+		}
+		TRY(lm_sched_round(s));
+	}
+	if (p == 0 && r != a->root)
+		return lm_sched_send(s, dest, bytes, a->root);
+	if (r == a->root && p != 0)
+		return lm_sched_recv(s, a->rbuf, bytes, end);
+	return MPI_SUCCESS;
 }
