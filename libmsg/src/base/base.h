@@ -163,6 +163,8 @@ struct lm_stats {
 	uint64_t unexpected_now, unexpected_max;	/* held now, at most */
 	uint64_t sleeps;		/* waits that slept in the transport */
 	uint64_t wakes;			/* wake-ups sent to sleeping ranks */
+	uint64_t scratch_mapped;	/* large temporaries mapped fresh */
+	uint64_t scratch_reused;	/* ... served by a kept block */
 };
 
 #define LM_COUNT(field, n)	(lm.stats.field += (n))

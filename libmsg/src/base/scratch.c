@@ -98,6 +98,7 @@ void *lm_scratch_get(uint64_t bytes)
 		    (best < 0 || slots[i].size < slots[best].size))
 			best = i;
 	if (best >= 0) {
+		LM_COUNT_ATOMIC(scratch_reused);
 		map = slots[best].map;
 		kept -= room(slots[best].size);
 		slots[best].size = 0;
@@ -109,6 +110,7 @@ void *lm_scratch_get(uint64_t bytes)
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (map == MAP_FAILED)
 			return NULL;
+		LM_COUNT_ATOMIC(scratch_mapped);
 		*head(map) = need;
 	}
 	ASAN_POISON_MEMORY_REGION(map, size_of(map));

@@ -242,6 +242,11 @@ static const struct pvar pvar_fixed[] = {
 	{ "mpichan_pulled_now", "Bytes of pulled messages held now",
 	  MPI_T_PVAR_CLASS_LEVEL, C_P2P, MPI_T_VERBOSITY_USER_DETAIL, 1, 1, 0,
 	  get_ctr, &lm.pulled, 0, 0, "", "" },
+	CTR("mpichan_scratch_mapped", scratch_mapped, C_ROOT,
+	    "Temporaries of 64 KiB and more mapped fresh from the kernel"),
+	CTR("mpichan_scratch_reused", scratch_reused, C_ROOT,
+	    "Temporaries of 64 KiB and more served by a block kept from an "
+	    "earlier use (MPICHAN_SCRATCH_KEEP)"),
 	CTR("mpichan_sleeps", sleeps, C_WAIT,
 	    "Times a blocked call went to sleep in the transport"),
 	CTR("mpichan_wakes", wakes, C_WAIT,
