@@ -50,6 +50,20 @@
  *            MPI_COMM_WORLD that rank 0 joins only after it revoked the
  *            duplicate: the first two end with MPI_ERR_REVOKED, the
  *            agreement gives the AND (ulfm.sh runs this one under
+ *            ThreadSanitizer too);
+ *   restart  the victim dies in the middle of an MPIX_Comm_ishrink: it
+ *            took part in the first agreement (who is left) and dies
+ *            before the new communicator's context id is agreed, which
+ *            it is a member of.  Each survivor, polling with MPI_Test,
+ *            tells it (a file) once its own first agreement is decided
+ *            (MPI_T: mpichan_ulfm_agreements moved); the victim waits
+ *            for every survivor's word without calling MPI, then dies.
+ *            The shrink must begin again without it (exactly one more
+ *            round: mpichan_ulfm_shrink_retries) and give the survivors'
+ *            communicator, which works;
+ *   brestart the same with the blocking MPIX_Comm_shrink, a second
+ *            thread of each survivor watching the counter
+ *            (MPI_THREAD_MULTIPLE; ulfm.sh runs it under
  *            ThreadSanitizer too).
  *
  * Each survivor prints "ulfm: rank R ok" and leaves with MPI_Finalize.
@@ -380,11 +394,144 @@ static void case_mtrevoke(void)
 	MPI_OK(MPI_Comm_free(&mt_comm));
 }
 
+/* ---- A death between a shrink's steps ------------------------------ */
+
+static MPI_T_pvar_session ses;
+static MPI_T_pvar_handle agreed_h, retried_h;
+static char mark_dir[64];
+static unsigned long long agreed0;
+
+static unsigned long long ctr(MPI_T_pvar_handle h)
+{
+	unsigned long long v;
+
+	MPI_OK(MPI_T_pvar_read(ses, h, &v));
+	return v;
+}
+
+static MPI_T_pvar_handle ctr_open(const char *name)
+{
+	MPI_T_pvar_handle h;
+	int i, n;
+
+	MPI_OK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i));
+	MPI_OK(MPI_T_pvar_handle_alloc(ses, i, NULL, &h, &n));
+	MPI_OK(MPI_T_pvar_start(ses, h));
+	return h;
+}
+
+static void mark_path(char *p, size_t len, int r)
+{
+	snprintf(p, len, "%s/%d", mark_dir, r);
+}
+
+/* A survivor: its shrink's first agreement is decided. */
+static void mark(void)
+{
+	char p[96];
+	FILE *f;
+
+	mark_path(p, sizeof(p), t_rank);
+	f = fopen(p, "w");
+	CHECK(f && !fclose(f), "cannot make %s", p);
+}
+
+/* The victim: once every survivor's first agreement is decided, die. */
+static void die_when_marked(void)
+{
+	char p[96];
+	int r = 0;
+
+	while (r < t_size - 1) {
+		mark_path(p, sizeof(p), r);
+		if (access(p, F_OK))
+			usleep(1000);
+		else
+			r++;
+	}
+	raise(SIGKILL);
+}
+
+static void *watch_agreed(void *arg)
+{
+	(void)arg;
+	while (ctr(agreed_h) == agreed0)
+		usleep(1000);
+	mark();
+	return NULL;
+}
+
+static void case_restart(int blocking)
+{
+	MPI_Comm s = MPI_COMM_NULL;
+	MPI_Request req;
+	pthread_t th;
+	unsigned long long retried0;
+	int provided, done = 0, marked = 0, n, r;
+
+	MPI_OK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided));
+	MPI_OK(MPI_T_pvar_session_create(&ses));
+	agreed_h = ctr_open("mpichan_ulfm_agreements");
+	retried_h = ctr_open("mpichan_ulfm_shrink_retries");
+	if (t_rank == 0) {
+		snprintf(mark_dir, sizeof(mark_dir), "/tmp/ulfm-restart.XXXXXX");
+		CHECK(mkdtemp(mark_dir), "mkdtemp");
+	}
+	MPI_OK(MPI_Bcast(mark_dir, sizeof(mark_dir), MPI_CHAR, 0,
+			 MPI_COMM_WORLD));
+	MPI_OK(MPI_Barrier(MPI_COMM_WORLD));
+	agreed0 = ctr(agreed_h);
+	retried0 = ctr(retried_h);
+	if (t_rank == victim) {
+		MPI_OK(MPIX_Comm_ishrink(MPI_COMM_WORLD, &s, &req));
+		die_when_marked();
+	}
+	if (blocking) {
+		CHECK(!pthread_create(&th, NULL, watch_agreed, NULL),
+		      "pthread_create");
+		MPI_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &s));
+		pthread_join(th, NULL);
+	} else {
+		MPI_OK(MPIX_Comm_ishrink(MPI_COMM_WORLD, &s, &req));
+		while (!done) {
+			MPI_OK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+			if (!marked && ctr(agreed_h) > agreed0) {
+				mark();
+				marked = 1;
+			}
+		}
+		CHECK(marked, "the shrink ended before the victim died");
+	}
+	CHECK(ctr(retried_h) == retried0 + 1,
+	      "%llu shrink rounds begun again, expected 1",
+	      ctr(retried_h) - retried0);
+	MPI_OK(MPI_Comm_size(s, &n));
+	MPI_OK(MPI_Comm_rank(s, &r));
+	CHECK(n == t_size - 1 && r == t_rank, "shrunk: rank %d of %d", r, n);
+	CHECK(allreduce_ok(s, (t_size - 1) * (t_size - 2) / 2),
+	      "allreduce on the shrunk comm");
+	MPI_OK(MPI_Barrier(s));
+	if (t_rank == 0) {
+		char p[96];
+
+		for (r = 0; r < n; r++) {
+			mark_path(p, sizeof(p), r);
+			unlink(p);
+		}
+		rmdir(mark_dir);
+	}
+	MPI_OK(MPI_Comm_free(&s));
+	MPI_OK(MPI_T_pvar_handle_free(ses, &agreed_h));
+	MPI_OK(MPI_T_pvar_handle_free(ses, &retried_h));
+	MPI_OK(MPI_T_pvar_session_free(&ses));
+	MPI_OK(MPI_T_finalize());
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "";
 
-	if (!strcmp(c, "mtrevoke"))
+	if (!strcmp(c, "mtrevoke") || !strcmp(c, "brestart"))
 		t_init_multiple(&argc, &argv);
 	else
 		t_init(&argc, &argv);
@@ -410,6 +557,10 @@ int main(int argc, char **argv)
 		case_revsend();
 	else if (!strcmp(c, "mtrevoke"))
 		case_mtrevoke();
+	else if (!strcmp(c, "restart"))
+		case_restart(0);
+	else if (!strcmp(c, "brestart"))
+		case_restart(1);
 	else
 		CHECK(0, "no case '%s'", c);
 	printf("ulfm: rank %d ok\n", t_rank);

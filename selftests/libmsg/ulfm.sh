@@ -32,9 +32,14 @@ cases() {
 	for np in $(counts 3 4 5); do
 		echo "mtirevoke-$np intercommunicator revoke, threads (-n $np)"
 	done
+	# A death between a shrink's steps: the blocking one watched by a
+	# thread (so under ThreadSanitizer too), the nonblocking one below.
+	for np in $(counts 3 4 8); do
+		echo "brestart-$np shrink begun again after a death in it (-n $np)"
+	done
 	case $bin in */tsan) return ;; esac
 	for np in $(counts 3 4 8); do
-		for c in revoke agree shrink pending exit3 abort; do
+		for c in revoke agree shrink restart pending exit3 abort; do
 			echo "$c-$np $c (-n $np)"
 		done
 		for s in 0 1 2 3; do

@@ -165,6 +165,8 @@ struct lm_stats {
 	uint64_t wakes;			/* wake-ups sent to sleeping ranks */
 	uint64_t scratch_mapped;	/* large temporaries mapped fresh */
 	uint64_t scratch_reused;	/* ... served by a kept block */
+	uint64_t ulfm_agreements;	/* ULFM agreements decided */
+	uint64_t ulfm_shrink_retries;	/* shrinks begun again: a death */
 };
 
 #define LM_COUNT(field, n)	(lm.stats.field += (n))

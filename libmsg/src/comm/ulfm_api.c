@@ -348,6 +348,7 @@ static int shrink(MPI_Comm comm, const char *fn, MPI_Comm *newcomm)
 		lm_ulfm_agree_end(&ag);
 		if (made)
 			break;
+		LM_COUNT(ulfm_shrink_retries, 1);
 		if (nc)
 			PMPI_Comm_free(&nc);
 	}
@@ -427,6 +428,7 @@ static void is_made(struct lm_ft_agreement *ag)
 		is_finish(is, MPI_SUCCESS);
 		return;
 	}
+	LM_COUNT(ulfm_shrink_retries, 1);
 	if (is->nc)
 		PMPI_Comm_free(&is->nc);
 	is_start(is);

@@ -331,6 +331,8 @@ int lm_ulfm_agree_test(struct lm_ft_agreement *ag)
 			ag->left--;
 	if (ag->left)
 		return 0;
+	if (ag->link.next)
+		LM_COUNT(ulfm_agreements, 1);
 	unlist(ag);
 	return 1;
 }

@@ -247,6 +247,11 @@ static const struct pvar pvar_fixed[] = {
 	CTR("mpichan_scratch_reused", scratch_reused, C_ROOT,
 	    "Temporaries of 64 KiB and more served by a block kept from an "
 	    "earlier use (MPICHAN_SCRATCH_KEEP)"),
+	CTR("mpichan_ulfm_agreements", ulfm_agreements, C_ROOT,
+	    "Fault-tolerance agreements decided (MPIX_Comm_agree, iagree, and "
+	    "the two of every shrink's round)"),
+	CTR("mpichan_ulfm_shrink_retries", ulfm_shrink_retries, C_ROOT,
+	    "Shrink rounds begun again because a survivor died during one"),
 	CTR("mpichan_sleeps", sleeps, C_WAIT,
 	    "Times a blocked call went to sleep in the transport"),
 	CTR("mpichan_wakes", wakes, C_WAIT,
