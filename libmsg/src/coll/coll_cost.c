@@ -229,14 +229,23 @@ COST(reduce_pipeline)
 	return (N - 2 + ks) * (msg(p, k, seg) + seg * p->gamma + rnd(p, k));
 }
 
-/* Reduce-scatter by halving, then gather or allgather by doubling. */
+/*
+ * Reduce-scatter by halving, then gather or allgather by doubling: a
+ * message of b/2, b/4, ... each way, each paying its own handshake
+ * once over the eager limit; first the send buffer copied into the
+ * accumulator.
+ */
 COST(rsag)
 {
-	double q = pof2(k->n), l = lg(pof2(k->n));
+	double q = pof2(k->n), l = lg(pof2(k->n)), half = B, moved = 0;
+	int i;
 
-	return 2 * l * (al(p, k) + rnd(p, k)) +
-		2 * (q - 1) / q * bytes(p, B) + (q - 1) / q * B * p->gamma +
-		fold(p, k, B, 0);
+	for (i = 0; i < (int)l; i++) {
+		half /= 2;
+		moved += bytes(p, half);
+	}
+	return 2 * l * (al(p, k) + rnd(p, k)) + 2 * moved +
+		(q - 1) / q * B * p->gamma + B * p->beta + fold(p, k, B, 0);
 }
 
 /* Reduce's rsag: its halves' temporaries spill like binomial's. */
@@ -262,14 +271,15 @@ COST(allreduce_recursive_doubling)
 {
 	double l = lg(pof2(k->n));
 
-	return l * (msg(p, k, B) + B * p->gamma + rnd(p, k)) +
+	return l * (msg(p, k, B) + B * p->gamma + rnd(p, k)) + B * p->beta +
 		fold(p, k, B, 1);
 }
 
 COST(allreduce_ring)
 {
 	return 2 * (N - 1) * (al(p, k) + rnd(p, k)) +
-		2 * (N - 1) * bytes(p, B / N) + (N - 1) / N * B * p->gamma;
+		2 * (N - 1) * bytes(p, B / N) + (N - 1) / N * B * p->gamma +
+		B * p->beta;
 }
 
 COST(allreduce_reduce_bcast)

@@ -14,10 +14,12 @@
  * ring's second copy under the eager limit or else the handshake):
  *   area                (n + 1) line + R + (2n + 1) b beta + (n - 1) b gamma
  *                       (coll_area.c: the last to arrive reads and writes every slot)
- *   recursive_doubling  lg p (msg(b) + b gamma + R) + fold, p = largest power of two
- *                       <= n, fold = 2 (msg(b) + R) + b gamma when n != p
+ *   recursive_doubling  lg p (msg(b) + b gamma + R) + b beta + fold, p = largest
+ *                       power of two <= n, fold = 2 (msg(b) + R) + b gamma when n != p
  *   rabenseifner        coll_rsag.c
  *   ring                2 (n - 1) (alpha + R) + 2 (n - 1) bytes(b / n) + (n - 1)/n b gamma
+ *                       + b beta
+ *   (b beta: each first copies the send buffer into its accumulator)
  *   reduce_bcast        reduce binomial + bcast binomial
  */
 

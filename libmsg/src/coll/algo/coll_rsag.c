@@ -13,8 +13,11 @@
  * gamma a byte reduced, R a round's scheduler pass when oversubscribed;
  * lg = ceil(log2 n), msg(b) = alpha + bytes(b), bytes(b) = b beta + the
  * ring's second copy under the eager limit or else the handshake):
- *   reduce, allreduce   2 lg p (alpha + R) + 2 (p - 1)/p bytes(b) + (p - 1)/p b gamma
+ *   reduce, allreduce   2 lg p (alpha + R) + 2 sum_{i=1..lg p} bytes(b / 2^i)
+ *                       + (p - 1)/p b gamma + b beta (the first copy)
  *                       + (n != p: msg(b) + R + b gamma for the fold)
+ *   (each halving's message pays its own handshake; reduce adds its
+ *   whole-vector temporaries' spill beyond the cache, as binomial)
  */
 
 #include "coll/algo/algo.h"
