@@ -25,8 +25,18 @@
  * is evicted oldest first beyond UCX_MPICHAN_MAP_CACHE mappings (0: a
  * mapping lasts one message, as without a cache).
  *
+ * fork().  The module's mappings are not copied into a child
+ * (VM_DONTCOPY), whose address space then has holes where the cache
+ * thinks its mappings are, holes the child may fill with its own memory.
+ * So the child's cache forgets every mapping without unmapping it (one
+ * still used by a key, cached or displaced, is of an older generation:
+ * no pointer from it, nothing to unmap), and maps again, through a
+ * device fd of its own, what it is asked for (uct_mpichan_maps_child, a
+ * pthread_atfork handler set at the first mapping).
+ *
  * Locking: uct_mpichan_maps.lock guards the table, the idle list and
  * every mapping's refs; a key's map pointer is set once, under it.
+ * fork() takes it (prepare) so that the child's copy is consistent.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -57,6 +67,7 @@ typedef struct uct_mpichan_map {
 	char *base;
 	uint64_t start;			/* region offset of the mapping */
 	uint64_t len;
+	unsigned gen;			/* uct_mpichan_maps.gen when made */
 	unsigned refs;			/* unpacked keys using it */
 	int cached;			/* in the table (not displaced) */
 	ucs_list_link_t idle;		/* on the idle list while refs == 0 */
@@ -76,6 +87,7 @@ static struct {
 	ucs_list_link_t idle;		/* oldest first */
 	unsigned count;			/* in the table */
 	unsigned limit;
+	unsigned gen;			/* forks this process came through */
 	int fd;				/* what regions are mapped through */
 } uct_mpichan_maps = {
 	.lock  = PTHREAD_MUTEX_INITIALIZER,
@@ -109,8 +121,45 @@ const uct_mpichan_key_t *uct_mpichan_rkey_key(uct_rkey_t rkey)
 
 static void uct_mpichan_map_free(uct_mpichan_map_t *m)
 {
-	munmap(m->base, m->len);
+	if (m->gen == uct_mpichan_maps.gen)
+		munmap(m->base, m->len);
 	ucs_free(m);
+}
+
+static void uct_mpichan_maps_prepare(void)
+{
+	pthread_mutex_lock(&uct_mpichan_maps.lock);
+}
+
+static void uct_mpichan_maps_parent(void)
+{
+	pthread_mutex_unlock(&uct_mpichan_maps.lock);
+}
+
+/* In a fork's child: none of the mappings is here (see above). */
+static void uct_mpichan_maps_child(void)
+{
+	uct_mpichan_map_t *m;
+
+	uct_mpichan_maps.gen++;
+	kh_foreach_value(&uct_mpichan_maps.table, m, {
+		m->cached = 0;
+		if (!m->refs)
+			ucs_free(m);	/* on the idle list, reset below */
+	});
+	kh_clear(uct_mpichan_maps, &uct_mpichan_maps.table);
+	ucs_list_head_init(&uct_mpichan_maps.idle);
+	uct_mpichan_maps.count = 0;
+	if (uct_mpichan_maps.fd >= 0)
+		close(uct_mpichan_maps.fd);	/* the parent's file */
+	uct_mpichan_maps.fd = -1;
+	pthread_mutex_unlock(&uct_mpichan_maps.lock);
+}
+
+static void uct_mpichan_maps_atfork(void)
+{
+	pthread_atfork(uct_mpichan_maps_prepare, uct_mpichan_maps_parent,
+		       uct_mpichan_maps_child);
 }
 
 /* Out of the table; unmapped now if no key uses it.  Lock held. */
@@ -145,11 +194,13 @@ static void uct_mpichan_map_trim(void)
 /* Map the whole of k's region: REGION_MAP, then mmap() of what it allows. */
 static uct_mpichan_map_t *uct_mpichan_map_new(const uct_mpichan_key_t *k)
 {
+	static pthread_once_t atfork = PTHREAD_ONCE_INIT;
 	struct mpichan_region_map rm;
 	int prot = PROT_READ | PROT_WRITE;
 	uct_mpichan_map_t *m;
 	void *p;
 
+	pthread_once(&atfork, uct_mpichan_maps_atfork);
 	if (uct_mpichan_maps.fd < 0) {
 		uct_mpichan_maps.fd = open(UCT_MPICHAN_DEV, O_RDWR | O_CLOEXEC);
 		if (uct_mpichan_maps.fd < 0) {
@@ -191,6 +242,7 @@ static uct_mpichan_map_t *uct_mpichan_map_new(const uct_mpichan_key_t *k)
 	m->base   = p;
 	m->start  = rm.map_start;
 	m->len    = rm.map_len;
+	m->gen    = uct_mpichan_maps.gen;
 	ucs_list_head_init(&m->idle);
 	return m;
 }
@@ -251,6 +303,8 @@ ucs_status_t uct_mpichan_rkey_ptr(uct_component_t *component, uct_rkey_t rkey,
 		if (!m)
 			return UCS_ERR_UNREACHABLE;
 	}
+	if (m->gen != __atomic_load_n(&uct_mpichan_maps.gen, __ATOMIC_RELAXED))
+		return UCS_ERR_UNREACHABLE;	/* mapped before a fork */
 	/* Registrations are whole pages, so the mapping shows all of the
 	 * region; UCX reads past remote_addr without saying how far, so a
 	 * region not mapped whole is refused. */

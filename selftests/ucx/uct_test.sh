@@ -12,6 +12,10 @@
 #   - a rank of the MPICH program SIGKILLed while messages go through
 #     the module (by region copies, then by mapped regions): the job
 #     ends (mpiexec exits non-zero within 120 s);
+#   - the mapping cache across fork() (uct_fork.c): the child maps
+#     afresh, gets no pointer from a key kept over the fork, and
+#     emptying its cache leaves its own memory where the parent's
+#     mappings were alone; the parent keeps its cached mapping;
 #   - afterwards no region is left and no region page stays pinned.
 #   - Debian's MPICH (ch4:ucx) runs selftests/ucx/mpi_xfer (built here
 #     with mpicc.mpich: 64 KiB to 1 MiB both ways, every byte checked)
@@ -45,7 +49,7 @@ if ! command -v ucx_perftest > /dev/null || [ ! -f "$lib" ] || [ ! -f "$badver" 
 fi
 if [ -e /dev/mpichan ] && [ -r "$stats" ]; then
 	mode=module
-	echo "1..13"
+	echo "1..14"
 else
 	mode=fallback
 	echo "1..3"
@@ -242,6 +246,17 @@ if [ "$mode" = module ]; then
 			pkill -KILL -f "$xfer 1000 4194304\$"
 		fi
 	done
+	mkdir -p build/selftests/ucx
+	if cc -O2 -g -Wall -Wextra -Werror -Iuapi -o build/selftests/ucx/uct_fork \
+		selftests/ucx/uct_fork.c -Lbuild/uct -l:libuct_mpichan.so \
+		-Wl,-rpath,"$PWD/build/uct" -luct -lucs > "$tmp/fork.out" 2>&1 &&
+	   timeout 120 build/selftests/ucx/uct_fork >> "$tmp/fork.out" 2>&1 &&
+	   grep -qx ok "$tmp/fork.out" && grep -qx 'uct_fork: child ok' "$tmp/fork.out"; then
+		ok "the mapping cache across fork(): the child maps afresh, its own memory untouched"
+	else
+		sed 's/^/# /' "$tmp/fork.out"
+		notok "the mapping cache across fork()"
+	fi
 	# The module ends a dead owner's regions at once, its mappings as
 	# their holders close them.
 	for ((i = 0; i < 100; i++)); do
