@@ -254,10 +254,11 @@ COST(reduce_rsag)
 	return rsag(p, k) + spill(p, k);
 }
 
+/* The root copies its own vector in and the result out: two copies. */
 COST(reduce_linear)
 {
 	return (N - 1) * (msg(p, k, B) + B * p->gamma) + rnd(p, k) +
-		N * spill(p, k);
+		2 * B * p->beta + N * spill(p, k);
 }
 
 /* The last to arrive reads n vectors, reduces, writes n results. */

@@ -18,7 +18,8 @@
  *   rabenseifner        coll_rsag.c's + spill(b)
  *   (spill(b) = b beta when b is beyond the L2 cache: a whole-vector
  *   temporary goes to memory and back)
- *   linear              (n - 1) (msg(b) + b gamma) + R + n spill(b)
+ *   linear              (n - 1) (msg(b) + b gamma) + R + 2 b beta (the root's
+ *                       copies in and out) + n spill(b)
  *   pipeline            (n - 2 + k) (msg(b/k) + (b/k) gamma + R), k
  *                       segments of a cache's worth: large vectors,
  *                       where the others' whole-vector temporaries and
