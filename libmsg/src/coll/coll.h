@@ -194,7 +194,7 @@ uint64_t lm_coll_calls(int c, int a);
 int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 		  int nonblocking);
 int lm_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
-		       int count, MPI_Datatype dt, const char *what);
+		       int64_t count, MPI_Datatype dt, const char *what);
 int lm_coll_check_root(const char *fn, MPI_Comm comm, int root);
 /* A schedule for a call on comm (NULL: reported MPI_ERR_NO_MEM). */
 struct lm_sched *lm_coll_sched(const char *fn, MPI_Comm comm);
@@ -265,8 +265,10 @@ int lm_coll_recv_buf(struct lm_sched *s, void **buf, int64_t count,
  * place).
  */
 int lm_coll_blocks(struct lm_sched *s, int recv, void **buf, int n,
-		   const int counts[], const int64_t uoff[],
+		   const int64_t counts[], const int64_t uoff[],
 		   const MPI_Datatype types[], MPI_Datatype dt, uint64_t *arr);
+/* An int call's counts as lm_coll_blocks takes them, in s (NULL: none). */
+int64_t *lm_coll_widen(struct lm_sched *s, const int *counts, int n);
 /*
  * In place with a packed receive: pack count elements of dt at byte
  * uoff of the user's buf into the temporary t at byte poff.
@@ -316,7 +318,7 @@ void lm_cc_counts(const int *counts, int n);
  * counts[i] (NULL: count) elements of types[i] (NULL: dt).
  */
 int lm_cc_edges(struct lm_sched *s, int recv, int n, const int *peers,
-		int skip, const int *counts, int count,
+		int skip, const int64_t *counts, int64_t count,
 		const MPI_Datatype *types, MPI_Datatype dt);
 /* The edges are a Cartesian topology's (coll_neighbor.c's order). */
 void lm_cc_cart(int cart);

@@ -32,11 +32,11 @@ int lm_coll_check(const char *fn, MPI_Comm comm, MPI_Request *request,
 }
 
 int lm_coll_check_data(const char *fn, MPI_Comm comm, const void *buf,
-		       int count, MPI_Datatype dt, const char *what)
+		       int64_t count, MPI_Datatype dt, const char *what)
 {
 	if (count < 0)
-		return lm_error(comm, fn, MPI_ERR_COUNT, "%s count %d is negative",
-				what, count);
+		return lm_error(comm, fn, MPI_ERR_COUNT, "%s count %lld is negative",
+				what, (long long)count);
 	if (lm_check_datatype(dt))
 		return lm_error(comm, fn, MPI_ERR_TYPE, "%s %s", what,
 				lm_datatype_why(dt));

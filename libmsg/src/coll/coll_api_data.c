@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "coll/coll_big.h"
 #include "coll/coll_inter.h"
 
 #define NEW_SCHED(s, fn, comm) do {				\
@@ -29,7 +30,7 @@
 	}								\
 } while (0)
 
-static inline uint64_t nbytes(int count, MPI_Datatype dt)
+static inline uint64_t nbytes(int64_t count, MPI_Datatype dt)
 {
 	return (uint64_t)count * (uint64_t)dt->size;
 }
@@ -51,50 +52,71 @@ static int no_in_place(const char *fn, MPI_Comm comm, const void *buf)
 			"MPI_IN_PLACE is not allowed here");
 }
 
+static inline int varr_null(const struct lm_varr *v)
+{
+	return v->wide ? !v->ccounts || !v->cdispls : !v->counts || !v->displs;
+}
+
+static inline int64_t vcount(const struct lm_varr *v, int i)
+{
+	return v->wide ? (int64_t)v->ccounts[i] : v->counts[i];
+}
+
+static inline int64_t vdispl(const struct lm_varr *v, int i)
+{
+	return v->wide ? (int64_t)v->cdispls[i] : v->displs[i];
+}
+
 /*
- * counts[]/displs[] (elements of dt, or bytes for w) as bytes in a
- * schedule-owned array: out[0..n) counts, out[n..2n) offsets in the
- * buffer the algorithm uses, which *buf becomes (the user's, or a
- * packed temporary: lm_coll_blocks).  recv: the receiving side.  NULL
- * after reporting an error.
+ * v's counts and displacements (elements of dt, or bytes for w) as
+ * bytes in a schedule-owned array: out[0..n) counts, out[n..2n) offsets
+ * in the buffer the algorithm uses, which *buf becomes (the user's, or
+ * a packed temporary: lm_coll_blocks); *cnt the counts as int64_t (for
+ * the collective check).  recv: the receiving side.  NULL after
+ * reporting an error.
  */
 static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
-			     const int counts[], const int displs[],
+			     const struct lm_varr *v,
 			     const MPI_Datatype dts[], MPI_Datatype dt,
-			     int displs_in_bytes, void **buf, int recv, int *err)
+			     int displs_in_bytes, void **buf, int recv,
+			     int64_t **cnt, int *err)
 {
 	int n = s->comm->size, i;
 	uint64_t *out;
-	int64_t *uoff;
+	int64_t *uoff, d;
 	MPI_Datatype t;
 
 	*err = MPI_SUCCESS;
-	if (!counts || !displs || (dts == NULL && dt == NULL)) {
+	if (varr_null(v) || (dts == NULL && dt == NULL)) {
 		*err = lm_error(s->comm, fn, MPI_ERR_ARG,
 				"a count, displacement or type array is NULL");
 		return NULL;
 	}
 	out = lm_sched_tmp(s, 2 * (uint64_t)n * sizeof(*out));
 	uoff = lm_sched_tmp(s, (uint64_t)n * sizeof(*uoff));
-	if (!out || !uoff) {
+	*cnt = lm_sched_tmp(s, (uint64_t)n * sizeof(**cnt));
+	if (!out || !uoff || !*cnt) {
 		*err = lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory");
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
 		t = dts ? dts[i] : dt;
-		*err = lm_coll_check_data(fn, s->comm, *buf, counts[i], t, "block");
+		(*cnt)[i] = vcount(v, i);
+		d = vdispl(v, i);
+		*err = lm_coll_check_data(fn, s->comm, *buf, (*cnt)[i], t,
+					  "block");
 		if (*err)
 			return NULL;
-		if (displs[i] < 0) {
+		if (d < 0) {
 			*err = lm_error(s->comm, fn, MPI_ERR_ARG,
-					"displacement %d for rank %d is negative",
-					displs[i], i);
+					"displacement %lld for rank %d is negative",
+					(long long)d, i);
 			return NULL;
 		}
-		out[i] = nbytes(counts[i], t);
-		uoff[i] = displs_in_bytes ? displs[i] : (int64_t)displs[i] * t->extent;
+		out[i] = nbytes((*cnt)[i], t);
+		uoff[i] = displs_in_bytes ? d : d * t->extent;
 	}
-	if (lm_coll_blocks(s, recv, buf, n, counts, uoff, dts, dt, out)) {
+	if (lm_coll_blocks(s, recv, buf, n, *cnt, uoff, dts, dt, out)) {
 		*err = lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory for packing");
 		return NULL;
 	}
@@ -187,22 +209,24 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		      recvcount, recvtype, root, comm, request, 1);
 }
 
-static int gatherv(const char *fn, const void *sendbuf, int sendcount,
-		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-		   const int displs[], MPI_Datatype recvtype, int root,
-		   MPI_Comm comm, MPI_Request *request, int nb)
+int lm_coll_gatherv(const char *fn, const void *sendbuf, int64_t sendcount,
+		    MPI_Datatype sendtype, void *recvbuf,
+		    const struct lm_varr *rv, MPI_Datatype recvtype, int root,
+		    MPI_Comm comm, MPI_Request *request, int nb)
 {
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	uint64_t *arr;
+	int64_t *rc;
 	int is_root, n;
 
-	if (lm_comm_is_inter(comm))
-		return nb ? lm_inter_igatherv(fn, sendbuf, sendcount, sendtype,
-					recvbuf, recvcounts, displs,
-					recvtype, root, comm, request) :
-			lm_inter_gatherv(fn, sendbuf, sendcount, sendtype,
-					recvbuf, recvcounts, displs,
+	if (lm_comm_is_inter(comm))	/* an int call's (coll_big_v.c) */
+		return nb ? lm_inter_igatherv(fn, sendbuf, (int)sendcount,
+					sendtype, recvbuf, rv->counts,
+					rv->displs, recvtype, root, comm,
+					request) :
+			lm_inter_gatherv(fn, sendbuf, (int)sendcount, sendtype,
+					recvbuf, rv->counts, rv->displs,
 					recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
@@ -221,8 +245,7 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 	a.bytes = a.sbytes;
 	NEW_SCHED(s, fn, comm);
 	if (is_root) {
-		arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0,
-			     &a.rbuf, 1);
+		arr = ARRAYS(s, fn, s, rv, NULL, recvtype, 0, &a.rbuf, 1, &rc);
 		a.rcounts = arr;
 		a.rdispls = arr + n;
 		if (!a.in_place && a.sbytes != a.rcounts[root]) {
@@ -231,10 +254,10 @@ static int gatherv(const char *fn, const void *sendbuf, int sendcount,
 		}
 		if (a.in_place && a.rbuf != recvbuf)
 			lm_coll_preload(a.rbuf, arr[n + root], recvbuf,
-					(int64_t)displs[root] * recvtype->extent,
-					recvcounts[root], recvtype);
+					vdispl(rv, root) * recvtype->extent,
+					rc[root], recvtype);
 		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, a.in_place ?
-						 root : -1, recvcounts, 0,
+						 root : -1, rc, 0,
 						 NULL, recvtype)));
 	}
 	LM_CC(lm_cc_args(root, NULL, a.in_place, 0, NULL, 0, NULL));
@@ -251,8 +274,9 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	LM_GUARD();
-	return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
-		       recvcounts, displs, recvtype, root, comm, NULL, 0);
+	return lm_coll_gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype,
+			       recvbuf, LM_VARR(recvcounts, displs), recvtype,
+			       root, comm, NULL, 0);
 }
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -261,8 +285,9 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 MPI_Request *request)
 {
 	LM_GUARD();
-	return gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype, recvbuf,
-		       recvcounts, displs, recvtype, root, comm, request, 1);
+	return lm_coll_gatherv("MPI_Igatherv", sendbuf, sendcount, sendtype,
+			       recvbuf, LM_VARR(recvcounts, displs), recvtype,
+			       root, comm, request, 1);
 }
 
 static int scatter(const char *fn, const void *sendbuf, int sendcount,
@@ -334,23 +359,24 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		       recvcount, recvtype, root, comm, request, 1);
 }
 
-static int scatterv(const char *fn, const void *sendbuf,
-		    const int sendcounts[], const int displs[],
-		    MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		    MPI_Datatype recvtype, int root, MPI_Comm comm,
-		    MPI_Request *request, int nb)
+int lm_coll_scatterv(const char *fn, const void *sendbuf,
+		     const struct lm_varr *sv, MPI_Datatype sendtype,
+		     void *recvbuf, int64_t recvcount, MPI_Datatype recvtype,
+		     int root, MPI_Comm comm, MPI_Request *request, int nb)
 {
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	uint64_t *arr;
+	int64_t *sc;
 	int is_root, n;
 
-	if (lm_comm_is_inter(comm))
-		return nb ? lm_inter_iscatterv(fn, sendbuf, sendcounts, displs,
-					 sendtype, recvbuf, recvcount,
-					 recvtype, root, comm, request) :
-			lm_inter_scatterv(fn, sendbuf, sendcounts, displs,
-					 sendtype, recvbuf, recvcount,
+	if (lm_comm_is_inter(comm))	/* an int call's (coll_big_v.c) */
+		return nb ? lm_inter_iscatterv(fn, sendbuf, sv->counts,
+					 sv->displs, sendtype, recvbuf,
+					 (int)recvcount, recvtype, root, comm,
+					 request) :
+			lm_inter_scatterv(fn, sendbuf, sv->counts, sv->displs,
+					 sendtype, recvbuf, (int)recvcount,
 					 recvtype, root, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	TRY(lm_coll_check_root(fn, comm, root));
@@ -369,8 +395,8 @@ static int scatterv(const char *fn, const void *sendbuf,
 	a.bytes = a.rbytes;
 	NEW_SCHED(s, fn, comm);
 	if (is_root) {
-		arr = ARRAYS(s, fn, s, sendcounts, displs, NULL, sendtype, 0,
-			     (void **)&a.sbuf, 0);
+		arr = ARRAYS(s, fn, s, sv, NULL, sendtype, 0,
+			     (void **)&a.sbuf, 0, &sc);
 		a.scounts = arr;
 		a.sdispls = arr + n;
 		if (!a.in_place && a.rbytes != arr[root]) {
@@ -378,7 +404,7 @@ static int scatterv(const char *fn, const void *sendbuf,
 			return mismatch(fn, comm, arr[root], a.rbytes);
 		}
 		LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, a.in_place ?
-						 root : -1, sendcounts, 0,
+						 root : -1, sc, 0,
 						 NULL, sendtype)));
 	}
 	LM_CC(lm_cc_args(root, NULL, a.in_place, 0, NULL, 0, NULL));
@@ -395,8 +421,9 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
 		 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	LM_GUARD();
-	return scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, sendtype,
-			recvbuf, recvcount, recvtype, root, comm, NULL, 0);
+	return lm_coll_scatterv("MPI_Scatterv", sendbuf,
+				LM_VARR(sendcounts, displs), sendtype, recvbuf,
+				recvcount, recvtype, root, comm, NULL, 0);
 }
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
@@ -405,8 +432,9 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
 		  MPI_Comm comm, MPI_Request *request)
 {
 	LM_GUARD();
-	return scatterv("MPI_Iscatterv", sendbuf, sendcounts, displs, sendtype,
-			recvbuf, recvcount, recvtype, root, comm, request, 1);
+	return lm_coll_scatterv("MPI_Iscatterv", sendbuf,
+				LM_VARR(sendcounts, displs), sendtype, recvbuf,
+				recvcount, recvtype, root, comm, request, 1);
 }
 
 /* ---- Allgather ----------------------------------------------------------- */
@@ -471,24 +499,25 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			 recvbuf, recvcount, recvtype, comm, request, 1);
 }
 
-static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
-		      MPI_Datatype sendtype, void *recvbuf,
-		      const int recvcounts[], const int displs[],
-		      MPI_Datatype recvtype, MPI_Comm comm,
-		      MPI_Request *request, int nb)
+int lm_coll_allgatherv(const char *fn, const void *sendbuf,
+		       int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+		       const struct lm_varr *rv, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request, int nb)
 {
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	uint64_t *arr, total = 0;
+	int64_t *rc;
 	int n, i;
 
-	if (lm_comm_is_inter(comm))
-		return nb ? lm_inter_iallgatherv(fn, sendbuf, sendcount,
-					   sendtype, recvbuf, recvcounts,
-					   displs, recvtype, comm, request) :
-			lm_inter_allgatherv(fn, sendbuf, sendcount,
-					   sendtype, recvbuf, recvcounts,
-					   displs, recvtype, comm);
+	if (lm_comm_is_inter(comm))	/* an int call's (coll_big_v.c) */
+		return nb ? lm_inter_iallgatherv(fn, sendbuf, (int)sendcount,
+					   sendtype, recvbuf, rv->counts,
+					   rv->displs, recvtype, comm,
+					   request) :
+			lm_inter_allgatherv(fn, sendbuf, (int)sendcount,
+					   sendtype, recvbuf, rv->counts,
+					   rv->displs, recvtype, comm);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	n = comm->size;
 	a.in_place = sendbuf == MPI_IN_PLACE;
@@ -498,13 +527,13 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 				       "send"));
 	NEW_SCHED(s, fn, comm);
 	a.rbuf = recvbuf;
-	arr = ARRAYS(s, fn, s, recvcounts, displs, NULL, recvtype, 0, &a.rbuf, 1);
+	arr = ARRAYS(s, fn, s, rv, NULL, recvtype, 0, &a.rbuf, 1, &rc);
 	a.rcounts = arr;
 	a.rdispls = arr + n;
 	if (a.in_place && a.rbuf != recvbuf)
 		lm_coll_preload(a.rbuf, arr[n + comm->rank], recvbuf,
-				(int64_t)displs[comm->rank] * recvtype->extent,
-				recvcounts[comm->rank], recvtype);
+				vdispl(rv, comm->rank) * recvtype->extent,
+				rc[comm->rank], recvtype);
 	if (!a.in_place && nbytes(sendcount, sendtype) != arr[comm->rank]) {
 		lm_sched_free(s);
 		return mismatch(fn, comm, nbytes(sendcount, sendtype),
@@ -514,10 +543,10 @@ static int allgatherv(const char *fn, const void *sendbuf, int sendcount,
 		total += arr[i];
 	LM_CC(lm_cc_args(-1, NULL, a.in_place, 0, NULL, 0, NULL));
 	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, -1, NULL,
-					 a.in_place ? recvcounts[comm->rank] :
+					 a.in_place ? rc[comm->rank] :
 					 sendcount, NULL,
 					 a.in_place ? recvtype : sendtype)));
-	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, recvcounts, 0,
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, rc, 0,
 					 NULL, recvtype)));
 	a.sbuf = sendbuf;
 	if (!a.in_place)
@@ -531,8 +560,10 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   MPI_Datatype recvtype, MPI_Comm comm)
 {
 	LM_GUARD();
-	return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype,
-			  recvbuf, recvcounts, displs, recvtype, comm, NULL, 0);
+	return lm_coll_allgatherv("MPI_Allgatherv", sendbuf, sendcount,
+				  sendtype, recvbuf,
+				  LM_VARR(recvcounts, displs), recvtype, comm,
+				  NULL, 0);
 }
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount,
@@ -542,9 +573,10 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount,
 		    MPI_Request *request)
 {
 	LM_GUARD();
-	return allgatherv("MPI_Iallgatherv", sendbuf, sendcount, sendtype,
-			  recvbuf, recvcounts, displs, recvtype, comm, request,
-			  1);
+	return lm_coll_allgatherv("MPI_Iallgatherv", sendbuf, sendcount,
+				  sendtype, recvbuf,
+				  LM_VARR(recvcounts, displs), recvtype, comm,
+				  request, 1);
 }
 
 /* ---- All-to-all ------------------------------------------------------------ */
@@ -642,27 +674,28 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 
 /* Alltoallv (one type each side, displs in elements) and w (bytes). */
-static int alltoallvw(const char *fn, const void *sendbuf,
-		      const int sendcounts[], const int sdispls[],
-		      const MPI_Datatype *sendtypes, MPI_Datatype sendtype,
-		      void *recvbuf, const int recvcounts[],
-		      const int rdispls[], const MPI_Datatype *recvtypes,
-		      MPI_Datatype recvtype, MPI_Comm comm,
-		      MPI_Request *request, int nb, enum lm_coll c)
+int lm_coll_alltoallvw(const char *fn, const void *sendbuf,
+		       const struct lm_varr *sv,
+		       const MPI_Datatype *sendtypes, MPI_Datatype sendtype,
+		       void *recvbuf, const struct lm_varr *rv,
+		       const MPI_Datatype *recvtypes, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request, int nb,
+		       enum lm_coll c)
 {
 	struct lm_coll_args a = { 0 };
 	struct lm_sched *s;
 	uint64_t *arr, total = 0, extent = 0;
+	int64_t *sc = NULL, *rc;
 	int n, i, w = c == LM_ALLTOALLW;
 
-	if (lm_comm_is_inter(comm))
-		return nb ? lm_inter_ialltoallvw(fn, sendbuf, sendcounts,
-					   sdispls, sendtypes, sendtype,
-					   recvbuf, recvcounts, rdispls,
+	if (lm_comm_is_inter(comm))	/* an int call's (coll_big_v.c) */
+		return nb ? lm_inter_ialltoallvw(fn, sendbuf, sv->counts,
+					   sv->displs, sendtypes, sendtype,
+					   recvbuf, rv->counts, rv->displs,
 					   recvtypes, recvtype, comm, w, request) :
-			lm_inter_alltoallvw(fn, sendbuf, sendcounts,
-					   sdispls, sendtypes, sendtype,
-					   recvbuf, recvcounts, rdispls,
+			lm_inter_alltoallvw(fn, sendbuf, sv->counts,
+					   sv->displs, sendtypes, sendtype,
+					   recvbuf, rv->counts, rv->displs,
 					   recvtypes, recvtype, comm, w);
 	TRY(lm_coll_check(fn, comm, request, nb));
 	n = comm->size;
@@ -670,8 +703,7 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	TRY(no_in_place(fn, comm, recvbuf));
 	NEW_SCHED(s, fn, comm);
 	a.rbuf = recvbuf;
-	arr = ARRAYS(s, fn, s, recvcounts, rdispls, recvtypes, recvtype, w,
-		     &a.rbuf, 1);
+	arr = ARRAYS(s, fn, s, rv, recvtypes, recvtype, w, &a.rbuf, 1, &rc);
 	a.rcounts = arr;
 	a.rdispls = arr + n;
 	for (i = 0; i < n; i++) {
@@ -683,16 +715,16 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	if (a.in_place && a.rbuf != recvbuf) {
 		/* Packed: the data to send, packed the receive's way. */
 		a.sbuf = recvbuf;
-		arr = ARRAYS(s, fn, s, recvcounts, rdispls, recvtypes, recvtype,
-			     w, (void **)&a.sbuf, 0);
+		arr = ARRAYS(s, fn, s, rv, recvtypes, recvtype, w,
+			     (void **)&a.sbuf, 0, &sc);
 		a.scounts = arr;
 		a.sdispls = arr + n;
 	} else if (a.in_place) {
 		TRY(in_place_copy(fn, s, &a, extent));
 	} else {
 		a.sbuf = sendbuf;
-		arr = ARRAYS(s, fn, s, sendcounts, sdispls, sendtypes, sendtype,
-			     w, (void **)&a.sbuf, 0);
+		arr = ARRAYS(s, fn, s, sv, sendtypes, sendtype, w,
+			     (void **)&a.sbuf, 0, &sc);
 		a.scounts = arr;
 		a.sdispls = arr + n;
 		if (a.scounts[comm->rank] != a.rcounts[comm->rank]) {
@@ -703,10 +735,10 @@ static int alltoallvw(const char *fn, const void *sendbuf,
 	}
 	LM_CC(lm_cc_args(-1, NULL, a.in_place, 0, NULL, 0, NULL));
 	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 0, n, NULL, -1,
-					 a.in_place ? recvcounts : sendcounts, 0,
+					 a.in_place ? rc : sc, 0,
 					 a.in_place ? recvtypes : sendtypes,
 					 a.in_place ? recvtype : sendtype)));
-	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, recvcounts, 0,
+	LM_CC(DT_TRY(s, fn, lm_cc_edges(s, 1, n, NULL, -1, rc, 0,
 					 recvtypes, recvtype)));
 	return lm_coll_start(s, c, fn, &a, nb ? request : NULL);
 }
@@ -717,9 +749,10 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
 		  MPI_Datatype recvtype, MPI_Comm comm)
 {
 	LM_GUARD();
-	return alltoallvw("MPI_Alltoallv", sendbuf, sendcounts, sdispls, NULL,
-			  sendtype, recvbuf, recvcounts, rdispls, NULL,
-			  recvtype, comm, NULL, 0, LM_ALLTOALLV);
+	return lm_coll_alltoallvw("MPI_Alltoallv", sendbuf,
+				  LM_VARR(sendcounts, sdispls), NULL, sendtype,
+				  recvbuf, LM_VARR(recvcounts, rdispls), NULL,
+				  recvtype, comm, NULL, 0, LM_ALLTOALLV);
 }
 
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
@@ -729,9 +762,10 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
 		   MPI_Request *request)
 {
 	LM_GUARD();
-	return alltoallvw("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, NULL,
-			  sendtype, recvbuf, recvcounts, rdispls, NULL,
-			  recvtype, comm, request, 1, LM_ALLTOALLV);
+	return lm_coll_alltoallvw("MPI_Ialltoallv", sendbuf,
+				  LM_VARR(sendcounts, sdispls), NULL, sendtype,
+				  recvbuf, LM_VARR(recvcounts, rdispls), NULL,
+				  recvtype, comm, request, 1, LM_ALLTOALLV);
 }
 
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
@@ -740,9 +774,10 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
 		  const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
 	LM_GUARD();
-	return alltoallvw("MPI_Alltoallw", sendbuf, sendcounts, sdispls,
-			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
-			  recvtypes, NULL, comm, NULL, 0, LM_ALLTOALLW);
+	return lm_coll_alltoallvw("MPI_Alltoallw", sendbuf,
+				  LM_VARR(sendcounts, sdispls), sendtypes, NULL,
+				  recvbuf, LM_VARR(recvcounts, rdispls),
+				  recvtypes, NULL, comm, NULL, 0, LM_ALLTOALLW);
 }
 
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
@@ -752,7 +787,9 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
 		   MPI_Request *request)
 {
 	LM_GUARD();
-	return alltoallvw("MPI_Ialltoallw", sendbuf, sendcounts, sdispls,
-			  sendtypes, NULL, recvbuf, recvcounts, rdispls,
-			  recvtypes, NULL, comm, request, 1, LM_ALLTOALLW);
+	return lm_coll_alltoallvw("MPI_Ialltoallw", sendbuf,
+				  LM_VARR(sendcounts, sdispls), sendtypes, NULL,
+				  recvbuf, LM_VARR(recvcounts, rdispls),
+				  recvtypes, NULL, comm, request, 1,
+				  LM_ALLTOALLW);
 }

@@ -18,6 +18,45 @@ int lm_coll_at_root(MPI_Comm comm, int root);
 int lm_coll_big_side(const char *fn, MPI_Comm comm, int used,
 		     MPI_Count count, MPI_Datatype dt, int *n, MPI_Datatype *t);
 
+/* ---- coll_api_data.c: the v and w collectives, either call's arrays ---- */
+
+/*
+ * A v or w call's counts and displacements: the int call's, or the
+ * large-count call's (wide), which go to the schedule as they are (its
+ * blocks are 64-bit bytes) on an intracommunicator.
+ */
+struct lm_varr {
+	int wide;
+	const int *counts, *displs;
+	const MPI_Count *ccounts;
+	const MPI_Aint *cdispls;
+};
+#define LM_VARR(c, d) (&(const struct lm_varr){ .counts = (c), .displs = (d) })
+#define LM_VARR_C(c, d) \
+	(&(const struct lm_varr){ .wide = 1, .ccounts = (c), .cdispls = (d) })
+
+/* An intercommunicator takes only an int call's arrays. */
+int lm_coll_gatherv(const char *fn, const void *sendbuf, int64_t sendcount,
+		    MPI_Datatype sendtype, void *recvbuf,
+		    const struct lm_varr *rv, MPI_Datatype recvtype, int root,
+		    MPI_Comm comm, MPI_Request *request, int nb);
+int lm_coll_scatterv(const char *fn, const void *sendbuf,
+		     const struct lm_varr *sv, MPI_Datatype sendtype,
+		     void *recvbuf, int64_t recvcount, MPI_Datatype recvtype,
+		     int root, MPI_Comm comm, MPI_Request *request, int nb);
+int lm_coll_allgatherv(const char *fn, const void *sendbuf,
+		       int64_t sendcount, MPI_Datatype sendtype, void *recvbuf,
+		       const struct lm_varr *rv, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request, int nb);
+/* c: LM_ALLTOALLV (one type each side) or LM_ALLTOALLW (displs in bytes). */
+int lm_coll_alltoallvw(const char *fn, const void *sendbuf,
+		       const struct lm_varr *sv,
+		       const MPI_Datatype *sendtypes, MPI_Datatype sendtype,
+		       void *recvbuf, const struct lm_varr *rv,
+		       const MPI_Datatype *recvtypes, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request, int nb,
+		       enum lm_coll c);
+
 /* ---- coll_big_v.c: the large-count v collectives' arrays ------------- */
 
 /* A v call's counts and displacements on one side, as ints of a unit t. */

@@ -178,7 +178,7 @@ void lm_cc_counts(const int *counts, int n)
 }
 
 int lm_cc_edges(struct lm_sched *s, int recv, int n, const int *peers,
-		int skip, const int *counts, int count,
+		int skip, const int64_t *counts, int64_t count,
 		const MPI_Datatype *types, MPI_Datatype dt)
 {
 	struct lm_cc_sig *g;

@@ -162,7 +162,19 @@ void lm_coll_preload(void *t, uint64_t poff, const void *buf, int64_t uoff,
 	lm_dt_pack(at(buf, uoff), count, dt, (unsigned char *)t + poff);
 }
 
-static int all_in_place(int n, const int counts[], const MPI_Datatype types[],
+int64_t *lm_coll_widen(struct lm_sched *s, const int *counts, int n)
+{
+	int64_t *w = lm_sched_tmp(s, ((uint64_t)n + 1) * sizeof(*w));
+	int i;
+
+	if (w)
+		for (i = 0; i < n; i++)
+			w[i] = counts[i];
+	return w;
+}
+
+static int all_in_place(int n, const int64_t counts[],
+			const MPI_Datatype types[],
 			MPI_Datatype dt)
 {
 	int i;
@@ -175,7 +187,7 @@ static int all_in_place(int n, const int counts[], const MPI_Datatype types[],
 
 /* The arrays a packed receive needs at the end, copied and held. */
 static int blocks_unpack(struct lm_sched *s, void *t, void *buf, int n,
-			 const int counts[], const int64_t uoff[],
+			 const int64_t counts[], const int64_t uoff[],
 			 const MPI_Datatype types[], MPI_Datatype dt,
 			 const uint64_t *poff)
 {
@@ -212,7 +224,7 @@ static int blocks_unpack(struct lm_sched *s, void *t, void *buf, int n,
 }
 
 int lm_coll_blocks(struct lm_sched *s, int recv, void **buf, int n,
-		   const int counts[], const int64_t uoff[],
+		   const int64_t counts[], const int64_t uoff[],
 		   const MPI_Datatype types[], MPI_Datatype dt, uint64_t *arr)
 {
 	uint64_t total = 0;

@@ -240,7 +240,7 @@ static int v_blocks(const char *fn, struct lm_sched *s, int recv,
 	void *p = (void *)buf;
 	MPI_Datatype t;
 	uint64_t *arr;
-	int64_t *uoff;
+	int64_t *uoff, *wide;
 
 	*reported = 1;
 	if (!counts || !displs || (!types && !dt))
@@ -264,7 +264,10 @@ static int v_blocks(const char *fn, struct lm_sched *s, int recv,
 		uoff[i] = bytes ? displs[i] : (int64_t)displs[i] * t->extent;
 	}
 	*reported = 0;
-	err = lm_coll_blocks(s, recv, &p, n, counts, uoff, types, dt, arr);
+	wide = lm_coll_widen(s, counts, n);
+	if (!wide)
+		return MPI_ERR_NO_MEM;
+	err = lm_coll_blocks(s, recv, &p, n, wide, uoff, types, dt, arr);
 	for (i = 0; i < n && !err; i++)
 		err = recv ? lm_sched_recv(s, (char *)p + arr[n + i], arr[i], i) :
 			lm_sched_send(s, (char *)p + arr[n + i], arr[i], i);

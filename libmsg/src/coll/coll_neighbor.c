@@ -126,7 +126,8 @@ static uint64_t *blocks(const char *fn, struct lm_sched *s,
 {
 	uint64_t *arr;
 	int64_t *uoff;
-	int *cnt, i;
+	int64_t *cnt;
+	int i;
 	MPI_Datatype t;
 
 	arr = lm_sched_tmp(s, 2 * ((uint64_t)d->n + 1) * sizeof(*arr));
@@ -180,6 +181,21 @@ static uint64_t *blocks(const char *fn, struct lm_sched *s,
 	return arr;
 }
 
+/* A side's edges for the collective check. */
+static int edges(struct lm_sched *s, int recv, int n, const int *peers,
+		 const struct side *d)
+{
+	int64_t *w = NULL;
+
+	if (d->arrays) {
+		w = lm_coll_widen(s, d->counts, n);
+		if (!w)
+			return MPI_ERR_NO_MEM;
+	}
+	return lm_cc_edges(s, recv, n, peers, -1, w, d->count, d->types,
+			   d->dt);
+}
+
 /* Both sides' blocks into a, then run. */
 static int finish(const char *fn, struct lm_sched *s, struct lm_coll_args *a,
 		  struct side *snd, struct side *rcv, MPI_Request *request)
@@ -204,12 +220,8 @@ static int finish(const char *fn, struct lm_sched *s, struct lm_coll_args *a,
 	}
 	err = 0;
 	LM_CC(lm_cc_cart(a->cart));
-	LM_CC(err = lm_cc_edges(s, 0, a->outdeg, a->out, -1, snd->arrays ?
-				snd->counts : NULL, snd->count, snd->types,
-				snd->dt));
-	LM_CC(err = err ? err : lm_cc_edges(s, 1, a->indeg, a->in, -1,
-					    rcv->arrays ? rcv->counts : NULL,
-					    rcv->count, rcv->types, rcv->dt));
+	LM_CC(err = edges(s, 0, a->outdeg, a->out, snd));
+	LM_CC(err = err ? err : edges(s, 1, a->indeg, a->in, rcv));
 	if (err) {
 		struct libmsg_comm *c = s->comm;
 
