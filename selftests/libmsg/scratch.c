@@ -37,21 +37,12 @@ static long minflt(void)
 
 static unsigned long long ctr(MPI_T_pvar_handle h)
 {
-	unsigned long long v;
-
-	MPI_OK(MPI_T_pvar_read(session, h, &v));
-	return v;
+	return t_ctr(session, h);
 }
 
 static MPI_T_pvar_handle ctr_open(const char *name)
 {
-	MPI_T_pvar_handle h;
-	int i, n;
-
-	MPI_OK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i));
-	MPI_OK(MPI_T_pvar_handle_alloc(session, i, NULL, &h, &n));
-	MPI_OK(MPI_T_pvar_start(session, h));
-	return h;
+	return t_ctr_open(session, name);
 }
 
 struct call {

@@ -59,6 +59,28 @@ static inline void t_init_multiple(int *argc, char ***argv)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
 
+/* An MPI_T counter of this process (by name), started in session s. */
+static inline MPI_T_pvar_handle t_ctr_open(MPI_T_pvar_session s,
+					   const char *name)
+{
+	MPI_T_pvar_handle h;
+	int i, n;
+
+	MPI_OK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i));
+	MPI_OK(MPI_T_pvar_handle_alloc(s, i, NULL, &h, &n));
+	MPI_OK(MPI_T_pvar_start(s, h));
+	return h;
+}
+
+static inline unsigned long long t_ctr(MPI_T_pvar_session s,
+				       MPI_T_pvar_handle h)
+{
+	unsigned long long v;
+
+	MPI_OK(MPI_T_pvar_read(s, h, &v));
+	return v;
+}
+
 /* Deterministic bytes of message `seed`. */
 static inline void t_fill(void *buf, size_t n, unsigned seed)
 {

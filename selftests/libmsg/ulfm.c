@@ -403,21 +403,12 @@ static unsigned long long agreed0;
 
 static unsigned long long ctr(MPI_T_pvar_handle h)
 {
-	unsigned long long v;
-
-	MPI_OK(MPI_T_pvar_read(ses, h, &v));
-	return v;
+	return t_ctr(ses, h);
 }
 
 static MPI_T_pvar_handle ctr_open(const char *name)
 {
-	MPI_T_pvar_handle h;
-	int i, n;
-
-	MPI_OK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i));
-	MPI_OK(MPI_T_pvar_handle_alloc(ses, i, NULL, &h, &n));
-	MPI_OK(MPI_T_pvar_start(ses, h));
-	return h;
+	return t_ctr_open(ses, name);
 }
 
 static void mark_path(char *p, size_t len, int r)
