@@ -15,7 +15,8 @@
  * one is checked, and the byte on each side of a block untouched.
  * Then a gatherv in place whose root's own block is 2^31 + 1 bytes (a
  * count beyond an int; in place, so nothing of it moves), and a
- * negative count: MPI_ERR_COUNT.
+ * negative count, 2^62 ints and a displacement of 2^62 ints (beyond any
+ * address): MPI_ERR_COUNT.
  */
 #include <limits.h>
 #include <sys/mman.h>
@@ -226,6 +227,19 @@ int main(int argc, char **argv)
 			       MPI_BYTE, MPI_COMM_WORLD);
 	MPI_Error_class(err, &cls);
 	CHECK(cls == MPI_ERR_COUNT, "a negative count: class %d", cls);
+	/* Beyond any address: refused, not wrapped round. */
+	c[0] = (MPI_Count)1 << 62;
+	err = MPI_Alltoallv_c(sb, c, d, MPI_INT, rb, c, d, MPI_INT,
+			      MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	CHECK(cls == MPI_ERR_COUNT, "2^62 ints: class %d", cls);
+	c[0] = 1;
+	d[0] = (MPI_Aint)1 << 62;
+	err = MPI_Alltoallv_c(sb, c, d, MPI_INT, rb, c, d, MPI_INT,
+			      MPI_COMM_WORLD);
+	MPI_Error_class(err, &cls);
+	CHECK(cls == MPI_ERR_COUNT, "a displacement of 2^62 ints: class %d",
+	      cls);
 	free(c);
 	free(d);
 	munmap(sb, len);

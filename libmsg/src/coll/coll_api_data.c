@@ -9,6 +9,7 @@
  * rank can see both sides, a mismatch is reported before anything moves.
  */
 
+#include <stdint.h>
 #include <string.h>
 
 #include "coll/coll_big.h"
@@ -111,6 +112,15 @@ static uint64_t *byte_arrays(const char *fn, struct lm_sched *s,
 			*err = lm_error(s->comm, fn, MPI_ERR_ARG,
 					"displacement %lld for rank %d is negative",
 					(long long)d, i);
+			return NULL;
+		}
+		/* A large-count call's: beyond what any memory holds. */
+		if ((t->size && (*cnt)[i] > INT64_MAX / (int64_t)t->size) ||
+		    (!displs_in_bytes && t->extent > 0 &&
+		     d > INT64_MAX / t->extent)) {
+			*err = lm_error(s->comm, fn, MPI_ERR_COUNT,
+					"block %d: %lld elements at displacement %lld, beyond any address",
+					i, (long long)(*cnt)[i], (long long)d);
 			return NULL;
 		}
 		out[i] = nbytes((*cnt)[i], t);
