@@ -28,6 +28,13 @@
 
 static int fails;
 
+/*
+ * The reduce pipeline's segment the decisions below assume (half an L2
+ * of 1 MiB), whatever the CPU running the test has: a pure function of
+ * its arguments, lm_coll_choose() must give them everywhere.
+ */
+#define SEG	(512 << 10)
+
 #define CHECK(cond, ...) do {						\
 	if (!(cond)) {							\
 		fails++;						\
@@ -84,7 +91,7 @@ static void models(void)
 				/* 0-4, then 2^j and 2^j + 1: across the eager limit */
 				for (b = 0; b <= (64ULL << 20);
 				     b = b < 4 ? b + 1 : (b & 1) ? 2 * (b - 1) : b + 1) {
-					k = (struct lm_cost_case){ n, b, 1, 0 };
+					k = (struct lm_cost_case){ n, b, 1, 0, SEG };
 					v = f(&p, &k);
 					CHECK(v > 0 && isfinite(v), "%s %s n=%d b=%llu: cost %g",
 					      lm_coll_name(c), an, n, (unsigned long long)b, v);
@@ -104,7 +111,7 @@ static void models(void)
 			for (b = 8; b <= (1 << 20); b *= 16) {
 				prev = 0;
 				for (n = 2; n <= 1024; n *= 2) {
-					k = (struct lm_cost_case){ n, b, 1, 0 };
+					k = (struct lm_cost_case){ n, b, 1, 0, SEG };
 					v = f(&p, &k);
 					CHECK(v >= prev, "%s %s b=%llu: cost falls from %g to %g at n=%d",
 					      lm_coll_name(c), an, (unsigned long long)b, prev, v, n);
@@ -122,7 +129,7 @@ static void decide(enum lm_coll c, int n, uint64_t b, double over, int far,
 		   unsigned int ok, const char *want)
 {
 	struct lm_cost_params p;
-	struct lm_cost_case k = { n, b, over, far };
+	struct lm_cost_case k = { n, b, over, far, SEG };
 	int got;
 
 	params(&p);
@@ -139,7 +146,7 @@ static void decide(enum lm_coll c, int n, uint64_t b, double over, int far,
 static void decisions(void)
 {
 	struct lm_cost_params p;
-	struct lm_cost_case k = { 4, 8, 1, 0 };
+	struct lm_cost_case k = { 4, 8, 1, 0, SEG };
 	unsigned int no_area = ALL & ~BIT(LM_ALLREDUCE, "area");
 	unsigned int no_dev = ALL & ~BIT(LM_BCAST, "direct");
 

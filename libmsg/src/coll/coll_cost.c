@@ -204,13 +204,18 @@ COST(alltoall_pairwise)
 }
 
 /* ---- reduce, allreduce (b: the whole vector) ---- */
+static double segment(K *k)
+{
+	return k->seg ? (double)k->seg : 256 << 10;
+}
+
 /*
  * A whole-vector temporary larger than the cache (the L2: two pipeline
  * segments) is written to memory and read back: a copy's worth more.
  */
 static double spill(P *p, K *k)
 {
-	return B > 2.0 * (double)lm_reduce_segment() ? B * p->beta : 0;
+	return B > 2.0 * segment(k) ? B * p->beta : 0;
 }
 
 COST(reduce_binomial)
@@ -222,7 +227,7 @@ COST(reduce_binomial)
 /* Segments of a cache's worth pass down a chain of the n ranks. */
 COST(reduce_pipeline)
 {
-	double seg = (double)lm_reduce_segment(), ks;
+	double seg = segment(k), ks;
 
 	seg = B < seg ? B : seg;
 	ks = seg > 0 ? ceil(B / seg) : 1;

@@ -40,6 +40,8 @@ struct lm_cost_case {
 	uint64_t bytes;		/* lm_coll_args.bytes */
 	double over;		/* job's ranks per CPU (> 1: oversubscribed) */
 	int far;		/* the ranks do not all share a cache */
+	uint64_t seg;		/* bytes: the reduce pipeline's segment, half
+				 * the L2 (lm_reduce_segment); 0: 256 KiB */
 };
 
 /* µs one call of an algorithm takes, by the model. */

@@ -346,6 +346,7 @@ static int choose(enum lm_coll c, int n, uint64_t bytes, unsigned int ok)
 	struct lm_cost_case k = {
 		.n = n, .bytes = bytes, .over = over,
 		.far = cache_cpus > 0 && n > cache_cpus,
+		.seg = lm_reduce_segment(),
 	};
 	uint64_t key, m;
 	int i;
