@@ -248,7 +248,8 @@ static int v_blocks(const char *fn, struct lm_sched *s, int recv,
 				"a count, displacement or type array is NULL");
 	arr = lm_sched_tmp(s, 2 * (uint64_t)n * sizeof(*arr) + 1);
 	uoff = lm_sched_tmp(s, (uint64_t)n * sizeof(*uoff) + 1);
-	if (!arr || !uoff)
+	wide = lm_sched_tmp(s, (uint64_t)n * sizeof(*wide) + 1);
+	if (!arr || !uoff || !wide)
 		return lm_error(s->comm, fn, MPI_ERR_NO_MEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		t = types ? types[i] : dt;
@@ -262,11 +263,9 @@ static int v_blocks(const char *fn, struct lm_sched *s, int recv,
 					displs[i], i);
 		arr[i] = nbytes(counts[i], t);
 		uoff[i] = bytes ? displs[i] : (int64_t)displs[i] * t->extent;
+		wide[i] = counts[i];
 	}
 	*reported = 0;
-	wide = lm_coll_widen(s, counts, n);
-	if (!wide)
-		return MPI_ERR_NO_MEM;
 	err = lm_coll_blocks(s, recv, &p, n, wide, uoff, types, dt, arr);
 	for (i = 0; i < n && !err; i++)
 		err = recv ? lm_sched_recv(s, (char *)p + arr[n + i], arr[i], i) :

@@ -28,6 +28,7 @@
  *   area                no model (coll_cost.c says why): only when forced
  */
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include "coll/algo/algo.h"
@@ -138,18 +139,33 @@ LM_ALGO(lm_reduce_linear)
  * that a segment received, reduced and sent on stays in it; 64 KiB to
  * 1 MiB, 256 KiB where the cache is not known.
  */
+static uint64_t segment;
+
+static void segment_init(void)
+{
+	long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	uint64_t seg = l2 > 0 ? (uint64_t)l2 / 2 : 256 << 10;
+
+	segment = seg < (64 << 10) ? 64 << 10 : seg > (1 << 20) ? 1 << 20 :
+		seg;
+}
+
 uint64_t lm_reduce_segment(void)
 {
-	static uint64_t seg;
-	long l2;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!seg) {
-		l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-		seg = l2 > 0 ? (uint64_t)l2 / 2 : 256 << 10;
-		seg = seg < (64 << 10) ? 64 << 10 : seg > (1 << 20) ? 1 << 20 :
-			seg;
-	}
-	return seg;
+	pthread_once(&once, segment_init);
+	return segment;
+}
+
+/* Segment k of nseg (seg elements each, the last what is left): its
+ * byte offset and its elements. */
+static void seg_at(const struct lm_coll_args *a, uint64_t esize,
+		   uint64_t seg, uint64_t nseg, uint64_t k, uint64_t *at,
+		   uint64_t *len)
+{
+	*at = k * seg * esize;
+	*len = k == nseg - 1 ? (uint64_t)a->count - k * seg : seg;
 }
 
 /*
@@ -195,9 +211,7 @@ LM_ALGO(lm_reduce_pipeline)
 	 */
 	for (k = 0; k <= nseg; k++) {
 		if (k && p < n - 1) {
-			at = (k - 1) * seg * esize;
-			len = k == nseg ? (uint64_t)a->count - (k - 1) * seg :
-				seg;
+			seg_at(a, esize, seg, nseg, k - 1, &at, &len);
 			if (p > 0 || a->in_place) {
 				/* buffer = own op buffer */
 				TRY(lm_sched_reduce(s, own + at, t[(k - 1) & 1],
@@ -215,8 +229,7 @@ LM_ALGO(lm_reduce_pipeline)
 			}
 		}
 		if (k < nseg) {
-			at = k * seg * esize;
-			len = k == nseg - 1 ? (uint64_t)a->count - k * seg : seg;
+			seg_at(a, esize, seg, nseg, k, &at, &len);
 			if (p == n - 1)
 				TRY(lm_sched_send(s, own + at, len * esize,
 						  (end + p - 1) % n));
